@@ -1,0 +1,12 @@
+"""ae3d: active ragdolls for Python game scripts.
+
+Figures whose animation is played by their muscles (joint motors within torque budgets):
+hit one and it gives where it was hit and comes back; hit it harder than it can take and it falls,
+protects itself, lands, lies and gets up.
+
+Packages: ``engine`` (the frame loop), ``physics`` (soft-step rigid bodies, joints, ragdolls),
+``figure`` (glTF rigs, clips, skinning), ``motion`` (the active ragdoll), ``render``.
+Units are SI (m, kg, s, N, N·m, N·s) and radians; Y is up; quaternions are (x, y, z, w).
+"""
+
+__version__ = "0.1.0"
