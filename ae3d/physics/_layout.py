@@ -62,6 +62,8 @@ SHAPE_CYLINDER = 4  # round log: axis along local y (radius, half height)
 J_KIND = 0
 J_BODY_A = 1
 J_BODY_B = 2
+JI_COUNT = 3       # the joints work grows these
+JF_COUNT = 1
 JOINT_FREE = 0
 JOINT_BALL = 1
 JOINT_HINGE = 2
@@ -70,4 +72,6 @@ JOINT_HINGE = 2
 # ai[:, A_KIND] == ANCHOR_FREE marks an unused slot; A_BODY the body slot it holds.
 A_KIND = 0
 A_BODY = 1
+AI_COUNT = 2       # the joints work grows these
+AF_COUNT = 1
 ANCHOR_FREE = 0
