@@ -24,6 +24,13 @@ float at the keys (within about 2 cm between a Run's keys). Walk is 1.3 m/s for 
 with its arms out and its right leg dragging. Rotations are keyed as turns in the figure's
 own axes and turned into each rig's bone frames, so the same clip fits every naming.
 
+Every clip asks only for poses the ragdoll fitted to its figure can take (ae3d.human's joint
+ranges; tests/figure/test_clip_ranges.py samples every 1/60 s): a hip extends 20°, so the
+thighs swing from 28° forward to 17° back walking and from 52° to 17° running (they once swung
+25° and 45° each way, 5.2° and 23.8° past the hips' cones), the zombie's left from 20° to 14°.
+The knees bend most just after the swinging leg passes under the body (55° walking, 75°
+running, above the 5° they keep), which keeps the swinging foot clear of the ground.
+
 ``GltfBuilder`` is also what tests use to write small files of their own.
 """
 
@@ -330,17 +337,27 @@ def _rz(d: float) -> np.ndarray:
     return q_axis((0, 0, 1), _deg(d))
 
 
-def _gait(period: float, speed: float, thigh: float, knee: float, arm: float, elbow: float,
-          lean: float, twist: float) -> PoseFn:
+def _gait(period: float, speed: float, flex: float, extend: float, knee: float, arm: float,
+          elbow: float, lean: float, twist: float, knee_lead: float = 0.0,
+          ankle: float = 0.3) -> PoseFn:
+    """A gait: each thigh swings from ``flex``° forward to ``extend``° back (a hip extends 20°,
+    ae3d.human's range: the extension stays a few degrees inside it); each knee bends ``knee``°
+    more than its 5° as its leg swings under the body, most ``-knee_lead``° of the cycle after
+    the thigh passes straight down; the ankles turn ``ankle`` of the thighs' swing against them;
+    the arms swing ``arm``° against the legs, elbows bent ``elbow``°; the spine leans ``lean``°
+    and the hips turn ``twist``° each way (s, m/s, degrees)."""
+    mid, amp = 0.5 * (flex - extend), 0.5 * (flex + extend)
+
     def pose(t: float) -> tuple[dict[str, np.ndarray], np.ndarray]:
         ph = 2.0 * math.pi * t / period
-        s, c = math.sin(ph), math.cos(ph)
+        s = math.sin(ph)
+        kc = math.cos(ph + _deg(knee_lead))
         r = {
-            "ThighL": _rx(-thigh * s), "ThighR": _rx(thigh * s),
+            "ThighL": _rx(-mid - amp * s), "ThighR": _rx(-mid + amp * s),
             # the swinging leg's knee bends most as it passes under the body
-            "ShinL": _rx(5.0 + 0.5 * knee * (1.0 + c)),
-            "ShinR": _rx(5.0 + 0.5 * knee * (1.0 - c)),
-            "FootL": _rx(-0.3 * thigh * s), "FootR": _rx(0.3 * thigh * s),
+            "ShinL": _rx(5.0 + 0.5 * knee * (1.0 + kc)),
+            "ShinR": _rx(5.0 + 0.5 * knee * (1.0 - kc)),
+            "FootL": _rx(-ankle * amp * s), "FootR": _rx(ankle * amp * s),
             "UpperArmL": q_mul(_rz(4.0), _rx(arm * s)),
             "UpperArmR": q_mul(_rz(-4.0), _rx(-arm * s)),
             "LowerArmL": _rx(-elbow), "LowerArmR": _rx(-elbow),
@@ -376,7 +393,8 @@ def _shamble(period: float, speed: float) -> PoseFn:
         ph = 2.0 * math.pi * t / period
         s, c = math.sin(ph), math.cos(ph)
         r = {
-            "ThighL": _rx(-20.0 * s), "ThighR": _rx(8.0 * s),  # the right leg drags, stiff
+            # the left hip swings 20° forward and 14° back (it extends 20); the right leg drags
+            "ThighL": _rx(-3.0 - 17.0 * s), "ThighR": _rx(8.0 * s),
             "ShinL": _rx(8.0 + 15.0 * (1.0 + c)), "ShinR": _rx(4.0),
             "FootR": _rx(10.0),
             "UpperArmL": q_mul(_rx(-70.0 + 6.0 * s), _rz(8.0)),
@@ -404,12 +422,16 @@ def _sway(period: float) -> PoseFn:
 ClipSpec = tuple[str, float, int, str, PoseFn]
 
 
+
+
 def _human_clips(height: float) -> list[ClipSpec]:
     k = height / 1.80
     return [
         ("Idle", 3.0, 13, "CUBICSPLINE", _idle(3.0)),
-        ("Walk", 1.0, 17, "LINEAR", _gait(1.0, 1.3 * k, 25.0, 35.0, 15.0, 15.0, 0.0, 5.0)),
-        ("Run", 0.7, 15, "LINEAR", _gait(0.7, 3.5 * k, 45.0, 75.0, 35.0, 80.0, 8.0, 8.0)),
+        ("Walk", 1.0, 17, "LINEAR", _gait(1.0, 1.3 * k, 28.0, 17.0, 55.0, 15.0, 15.0, 0.0, 5.0,
+                                           knee_lead=-15.0)),
+        ("Run", 0.7, 15, "LINEAR", _gait(0.7, 3.5 * k, 52.0, 17.0, 75.0, 35.0, 80.0, 8.0, 8.0,
+                                         knee_lead=-20.0)),
         ("Bow", 2.0, 21, "LINEAR", _bow(2.0)),
     ]
 

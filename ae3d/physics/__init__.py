@@ -4,9 +4,13 @@ Units: m, kg, s, N, N·m, N·s, radians. Y is up (as glTF). Quaternions are (x, 
 Every call takes the engine first: ``physics.add_box(e, ...)``. See each function's docstring.
 """
 
-from . import _api_bodies, _api_joints, _ragdoll
+from ae3d.figure._naming import humanoid_bones, humanoid_scheme
+
+from . import _api_bodies, _api_joints, _dress, _ragdoll
 from ._api_bodies import *  # noqa: F401,F403
 from ._api_joints import *  # noqa: F401,F403
+from ._dress import *  # noqa: F401,F403
 from ._ragdoll import *  # noqa: F401,F403
 
-__all__ = [*_api_bodies.__all__, *_api_joints.__all__, *_ragdoll.__all__]
+__all__ = [*_api_bodies.__all__, *_api_joints.__all__, *_ragdoll.__all__, *_dress.__all__,
+           "humanoid_scheme", "humanoid_bones"]

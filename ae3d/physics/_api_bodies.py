@@ -1,3 +1,544 @@
-"""Placeholder: filled by its owner (see .notes/TEAM.md)."""
+"""Rigid bodies: the ground, boxes, spheres, capsules and logs; their pose, velocities, impulses
+and forces; kinematic moves; raycasts and overlap queries; gravity and sub-steps.
 
-__all__: list[str] = []
+Every call takes the engine ``e`` first (its world is ``e.physics``) and a body handle returned by
+an ``add_*`` call. Units: m, kg, s, N, N·s, N·m, radians; Y up; quaternions (x, y, z, w). Every
+input is checked before anything is written: NaN or infinite numbers, arrays of the wrong shape,
+a non-positive mass for a dynamic body, or a removed body's handle raise ``ValueError`` (or
+``TypeError`` for a value of the wrong type) naming the argument.
+
+Kinds: ``DYNAMIC`` bodies move under gravity, forces and contacts; ``KINEMATIC`` bodies move only
+as told (``move_kinematic``, or a velocity) and push dynamic bodies aside without being slowed;
+``STATIC`` bodies never move. Any change made through these calls wakes the body (and its island).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import _layout as L
+from ._world import ALL_GROUPS, Body, World
+
+__all__ = [
+    "Body", "RayHit", "STATIC", "KINEMATIC", "DYNAMIC", "ALL_GROUPS",
+    "ground", "add_box", "add_sphere", "add_capsule", "add_log", "remove_body", "body_exists",
+    "position", "set_position", "rotation", "set_rotation", "velocity", "set_velocity",
+    "angular_velocity", "set_angular_velocity", "mass", "kind",
+    "apply_impulse", "apply_angular_impulse", "apply_force", "apply_torque", "move_kinematic",
+    "raycast", "overlap", "gravity", "set_gravity", "substeps", "set_substeps",
+    "is_awake", "wake", "set_collision_filter", "set_no_collide", "set_friction",
+    "set_restitution", "park", "unpark",
+]
+
+STATIC = "static"
+KINEMATIC = "kinematic"
+DYNAMIC = "dynamic"
+_KINDS = {STATIC: L.KIND_STATIC, KINEMATIC: L.KIND_KINEMATIC, DYNAMIC: L.KIND_DYNAMIC}
+_SHAPES = {"sphere": L.SHAPE_SPHERE, "capsule": L.SHAPE_CAPSULE, "box": L.SHAPE_BOX,
+           "cylinder": L.SHAPE_CYLINDER}
+
+
+class RayHit(NamedTuple):
+    """The first hit of a ray: the body, the point (3,) m, the unit surface normal (3,), and
+    the distance from the ray's origin (m)."""
+
+    body: Body
+    point: np.ndarray
+    normal: np.ndarray
+    distance: float
+
+
+# ------------------------------------------------------------------------------ checks
+def _world(e: Any) -> World:
+    w = getattr(e, "physics", None)
+    if not isinstance(w, World):
+        raise TypeError("e must be an open Engine (with a physics world)")
+    return w
+
+
+def _num(x: Any, name: str, positive: bool = False, nonneg: bool = False) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, not {type(x).__name__}")
+    v = float(x)
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be finite")
+    if positive and not v > 0.0:
+        raise ValueError(f"{name} must be positive")
+    if nonneg and v < 0.0:
+        raise ValueError(f"{name} must not be negative")
+    return v
+
+
+def _vec(x: Any, name: str, n: int = 3) -> np.ndarray:
+    try:
+        a = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be {n} numbers") from None
+    if a.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},), not {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must be finite")
+    return a.copy()
+
+
+def _quat(x: Any, name: str) -> np.ndarray:
+    q = _vec(x, name, 4)
+    nq = float(np.sqrt(q @ q))
+    if nq < 1e-9:
+        raise ValueError(f"{name} must be a non-zero quaternion (x, y, z, w)")
+    return q / nq
+
+
+def _int(x: Any, name: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{name} must be an int")
+    return int(x)
+
+
+def _kind(k: Any) -> int:
+    if k not in _KINDS:
+        raise ValueError(f"kind must be one of 'static', 'kinematic', 'dynamic', not {k!r}")
+    return _KINDS[k]
+
+
+def _slot(w: World, body: Any, name: str = "body") -> int:
+    return w.slot_of(body, name)
+
+
+def _rot_diag(q: np.ndarray, d: np.ndarray) -> np.ndarray:
+    x, y, z, ww = q
+    r = np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - ww * z), 2 * (x * z + ww * y)],
+        [2 * (x * y + ww * z), 1 - 2 * (x * x + z * z), 2 * (y * z - ww * x)],
+        [2 * (x * z - ww * y), 2 * (y * z + ww * x), 1 - 2 * (x * x + y * y)],
+    ])
+    return (r * d) @ r.T
+
+
+def _add(e: Any, kind: Any, shape: int, dims: tuple[float, float, float], position: Any,
+         rotation: Any, mass: Any, density: Any, friction: Any, restitution: Any, group: Any,
+         mask: Any, linear_damping: Any, angular_damping: Any) -> Body:
+    w = _world(e)
+    k = _kind(kind)
+    p = _vec(position, "position")
+    q = _quat(rotation, "rotation")
+    m = None if mass is None else _num(mass, "mass")
+    dn = None if density is None else _num(density, "density")
+    if k == L.KIND_DYNAMIC:
+        if m is not None and not m > 0.0:
+            raise ValueError("mass must be positive for a dynamic body")
+        if dn is not None and not dn > 0.0:
+            raise ValueError("density must be positive for a dynamic body")
+    fr = _num(friction, "friction", nonneg=True)
+    re = _num(restitution, "restitution", nonneg=True)
+    g = _int(group, "group")
+    mk = _int(mask, "mask")
+    ld = _num(linear_damping, "linear_damping", nonneg=True)
+    ad = _num(angular_damping, "angular_damping", nonneg=True)
+    slot = w.add_body(k, shape, dims, p, q, mass=m, density=dn, friction=fr, restitution=re,
+                      group=g, mask=mk, linear_damping=ld, angular_damping=ad)
+    return w.handle(slot)
+
+
+# ------------------------------------------------------------------------------ bodies
+def ground(e: Any, height: float = 0.0, friction: float = 0.9, restitution: float = 0.0,
+           group: int = 1, mask: int = ALL_GROUPS) -> Body:
+    """The ground: a static infinite plane y = ``height`` (m), normal +y."""
+    return _add(e, STATIC, L.SHAPE_PLANE, (0.0, 0.0, 0.0), (0.0, _num(height, "height"), 0.0),
+                (0.0, 0.0, 0.0, 1.0), None, None, friction, restitution, group, mask, 0.0, 0.0)
+
+
+def add_box(e: Any, half_extents: Any, position: Any, rotation: Any = (0.0, 0.0, 0.0, 1.0),
+            kind: str = DYNAMIC, mass: float | None = None, density: float | None = None,
+            friction: float = 0.9, restitution: float = 0.0, group: int = 1,
+            mask: int = ALL_GROUPS, linear_damping: float = 0.0,
+            angular_damping: float = 0.0) -> Body:
+    """A box of ``half_extents`` (3,) m centred at ``position`` (3,) m, turned by ``rotation``
+    (x, y, z, w). ``kind`` 'dynamic', 'kinematic' or 'static'. A dynamic body's mass is ``mass``
+    (kg) or ``density`` (kg/m³, 1000 if neither) times its volume; inertia from the shape.
+    ``friction`` (0.9) and ``restitution`` (0) mix as sqrt(μa·μb) and max(ea, eb). ``group``
+    and ``mask`` are bit sets: two bodies collide when each one's group meets the other's mask.
+    Damping in 1/s."""
+    he = _vec(half_extents, "half_extents")
+    if not np.all(he > 0.0):
+        raise ValueError("half_extents must be positive")
+    return _add(e, kind, L.SHAPE_BOX, tuple(he), position, rotation, mass, density, friction,
+                restitution, group, mask, linear_damping, angular_damping)
+
+
+def add_sphere(e: Any, radius: float, position: Any, kind: str = DYNAMIC,
+               mass: float | None = None, density: float | None = None, friction: float = 0.9,
+               restitution: float = 0.0, group: int = 1, mask: int = ALL_GROUPS,
+               rotation: Any = (0.0, 0.0, 0.0, 1.0), linear_damping: float = 0.0,
+               angular_damping: float = 0.0) -> Body:
+    """A sphere of ``radius`` m at ``position`` (3,) m. Other arguments as ``add_box``."""
+    r = _num(radius, "radius", positive=True)
+    return _add(e, kind, L.SHAPE_SPHERE, (r, 0.0, 0.0), position, rotation, mass, density,
+                friction, restitution, group, mask, linear_damping, angular_damping)
+
+
+def add_capsule(e: Any, radius: float, half_length: float, position: Any,
+                rotation: Any = (0.0, 0.0, 0.0, 1.0), kind: str = DYNAMIC,
+                mass: float | None = None, density: float | None = None, friction: float = 0.9,
+                restitution: float = 0.0, group: int = 1, mask: int = ALL_GROUPS,
+                linear_damping: float = 0.0, angular_damping: float = 0.0) -> Body:
+    """A capsule: a segment of half length ``half_length`` m along the body's y axis, rounded
+    by ``radius`` m (total length 2·(half_length + radius)); standing unless ``rotation`` turns
+    it. Other arguments as ``add_box``."""
+    r = _num(radius, "radius", positive=True)
+    hl = _num(half_length, "half_length", nonneg=True)
+    return _add(e, kind, L.SHAPE_CAPSULE, (r, hl, 0.0), position, rotation, mass, density,
+                friction, restitution, group, mask, linear_damping, angular_damping)
+
+
+def add_log(e: Any, radius: float, half_length: float, position: Any, heading: float = 0.0,
+            kind: str = DYNAMIC, cylinder: bool = False, mass: float | None = None,
+            density: float | None = None, friction: float = 0.9, restitution: float = 0.0,
+            group: int = 1, mask: int = ALL_GROUPS, linear_damping: float = 0.0,
+            angular_damping: float = 0.0) -> Body:
+    """A round log lying on its side: a capsule (or, with ``cylinder=True``, a flat-ended
+    cylinder) of ``radius`` m and half length ``half_length`` m whose axis is horizontal, along
+    world x turned by ``heading`` rad about +y. Other arguments as ``add_box``."""
+    r = _num(radius, "radius", positive=True)
+    hl = _num(half_length, "half_length", positive=bool(cylinder), nonneg=True)
+    hd = _num(heading, "heading")
+    s = math.sqrt(0.5)
+    qz = np.array([0.0, 0.0, -s, s])  # local y -> world x
+    qy = np.array([0.0, math.sin(0.5 * hd), 0.0, math.cos(0.5 * hd)])
+    x1, y1, z1, w1 = qy
+    x2, y2, z2, w2 = qz
+    q = (w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2, w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+         w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2, w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2)
+    shape = L.SHAPE_CYLINDER if cylinder else L.SHAPE_CAPSULE
+    return _add(e, kind, shape, (r, hl, 0.0), position, q, mass, density, friction,
+                restitution, group, mask, linear_damping, angular_damping)
+
+
+def remove_body(e: Any, body: Body) -> None:
+    """Take ``body`` out of the world for good; its handle raises from now on."""
+    w = _world(e)
+    w.remove_body(_slot(w, body))
+
+
+def body_exists(e: Any, body: Any) -> bool:
+    """True while ``body`` is a live body of this engine's world."""
+    w = _world(e)
+    try:
+        w.slot_of(body)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def kind(e: Any, body: Body) -> str:
+    """'static', 'kinematic' or 'dynamic'."""
+    w = _world(e)
+    return {L.KIND_STATIC: STATIC, L.KIND_KINEMATIC: KINEMATIC, L.KIND_DYNAMIC: DYNAMIC}[
+        w.kind(_slot(w, body))]
+
+
+def mass(e: Any, body: Body) -> float:
+    """Mass (kg); 0 for static and kinematic bodies."""
+    w = _world(e)
+    return float(w.bf[_slot(w, body), L.B_MASS])
+
+
+# ------------------------------------------------------------------------------ state
+def position(e: Any, body: Body) -> np.ndarray:
+    """Position of the body's centre (3,) m (a copy)."""
+    w = _world(e)
+    s = _slot(w, body)
+    return w.bf[s, L.B_POS:L.B_POS + 3].copy()
+
+
+def rotation(e: Any, body: Body) -> np.ndarray:
+    """Rotation (4,) quaternion (x, y, z, w) (a copy)."""
+    w = _world(e)
+    s = _slot(w, body)
+    return w.bf[s, L.B_QUAT:L.B_QUAT + 4].copy()
+
+
+def velocity(e: Any, body: Body) -> np.ndarray:
+    """Linear velocity of the centre (3,) m/s (a copy)."""
+    w = _world(e)
+    s = _slot(w, body)
+    return w.bf[s, L.B_V:L.B_V + 3].copy()
+
+
+def angular_velocity(e: Any, body: Body) -> np.ndarray:
+    """Angular velocity (3,) rad/s, world frame (a copy)."""
+    w = _world(e)
+    s = _slot(w, body)
+    return w.bf[s, L.B_W:L.B_W + 3].copy()
+
+
+def _moved(w: World, s: int) -> None:
+    """A body was changed by hand: it and whatever it touched wake."""
+    w.wake(s)
+    w._wake_touching(s)  # noqa: SLF001 - the façade of the same world
+
+
+def set_position(e: Any, body: Body, position: Any) -> None:
+    """Put the body's centre at ``position`` (3,) m (a teleport: velocities kept)."""
+    w = _world(e)
+    s = _slot(w, body)
+    p = _vec(position, "position")
+    _moved(w, s)
+    w.bf[s, L.B_POS:L.B_POS + 3] = p
+    w.bf[s, L.B_POS0:L.B_POS0 + 3] = p
+    w.bf[s, L.B_KIN_POS:L.B_KIN_POS + 3] = p
+    w.bi[s, L.B_KIN_MOVE] = 0
+
+
+def set_rotation(e: Any, body: Body, rotation: Any) -> None:
+    """Turn the body to ``rotation`` (4,) (x, y, z, w), normalized here."""
+    w = _world(e)
+    s = _slot(w, body)
+    q = _quat(rotation, "rotation")
+    _moved(w, s)
+    w.bf[s, L.B_QUAT:L.B_QUAT + 4] = q
+    w.bf[s, L.B_QUAT0:L.B_QUAT0 + 4] = q
+    w.bf[s, L.B_KIN_QUAT:L.B_KIN_QUAT + 4] = q
+    w.bi[s, L.B_KIN_MOVE] = 0
+
+
+def set_velocity(e: Any, body: Body, velocity: Any) -> None:
+    """Set the linear velocity (3,) m/s (a kinematic body keeps it until told otherwise)."""
+    w = _world(e)
+    s = _slot(w, body)
+    v = _vec(velocity, "velocity")
+    if w.kind(s) == L.KIND_STATIC:
+        raise ValueError("body is static: it cannot be given a velocity")
+    w.wake(s)
+    w.bf[s, L.B_V:L.B_V + 3] = v
+
+
+def set_angular_velocity(e: Any, body: Body, angular_velocity: Any) -> None:
+    """Set the angular velocity (3,) rad/s, world frame."""
+    w = _world(e)
+    s = _slot(w, body)
+    v = _vec(angular_velocity, "angular_velocity")
+    if w.kind(s) == L.KIND_STATIC:
+        raise ValueError("body is static: it cannot be given a velocity")
+    w.wake(s)
+    w.bf[s, L.B_W:L.B_W + 3] = v
+
+
+def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
+    """An impulse (3,) N·s at the world ``point`` (3,) m (the centre if None): Δv = J/m,
+    Δω = I⁻¹ (r × J) with the body's current world inertia. No effect on non-dynamic bodies."""
+    w = _world(e)
+    s = _slot(w, body)
+    j = _vec(impulse, "impulse")
+    p = None if point is None else _vec(point, "point")
+    if w.kind(s) != L.KIND_DYNAMIC:
+        return
+    w.wake(s)
+    bf = w.bf[s]
+    bf[L.B_V:L.B_V + 3] += bf[L.B_INV_MASS] * j
+    if p is not None:
+        r = p - bf[L.B_POS:L.B_POS + 3]
+        iw = _rot_diag(bf[L.B_QUAT:L.B_QUAT + 4], bf[L.B_INV_I:L.B_INV_I + 3])
+        bf[L.B_W:L.B_W + 3] += iw @ np.cross(r, j)
+
+
+def apply_angular_impulse(e: Any, body: Body, impulse: Any) -> None:
+    """An angular impulse (3,) N·m·s (world): Δω = I⁻¹ L."""
+    w = _world(e)
+    s = _slot(w, body)
+    j = _vec(impulse, "impulse")
+    if w.kind(s) != L.KIND_DYNAMIC:
+        return
+    w.wake(s)
+    bf = w.bf[s]
+    iw = _rot_diag(bf[L.B_QUAT:L.B_QUAT + 4], bf[L.B_INV_I:L.B_INV_I + 3])
+    bf[L.B_W:L.B_W + 3] += iw @ j
+
+
+def apply_force(e: Any, body: Body, force: Any, point: Any = None) -> None:
+    """A force (3,) N for the next fixed step, at the world ``point`` (3,) m (the centre if
+    None: then no torque). Forces add up and are cleared after each step."""
+    w = _world(e)
+    s = _slot(w, body)
+    f = _vec(force, "force")
+    p = None if point is None else _vec(point, "point")
+    if w.kind(s) != L.KIND_DYNAMIC:
+        return
+    w.wake(s)
+    bf = w.bf[s]
+    bf[L.B_FORCE:L.B_FORCE + 3] += f
+    if p is not None:
+        bf[L.B_TORQUE:L.B_TORQUE + 3] += np.cross(p - bf[L.B_POS:L.B_POS + 3], f)
+
+
+def apply_torque(e: Any, body: Body, torque: Any) -> None:
+    """A torque (3,) N·m (world) for the next fixed step."""
+    w = _world(e)
+    s = _slot(w, body)
+    t = _vec(torque, "torque")
+    if w.kind(s) != L.KIND_DYNAMIC:
+        return
+    w.wake(s)
+    w.bf[s, L.B_TORQUE:L.B_TORQUE + 3] += t
+
+
+def move_kinematic(e: Any, body: Body, position: Any, rotation: Any = None) -> None:
+    """Move a kinematic body to ``position`` (3,) m and ``rotation`` (x, y, z, w) (kept if None)
+    over the next fixed step, with the velocities that takes, so what it strikes is pushed; it
+    stops there unless moved again."""
+    w = _world(e)
+    s = _slot(w, body)
+    p = _vec(position, "position")
+    q = w.bf[s, L.B_QUAT:L.B_QUAT + 4].copy() if rotation is None else _quat(rotation, "rotation")
+    if w.kind(s) != L.KIND_KINEMATIC:
+        raise ValueError("body must be kinematic to be moved with move_kinematic")
+    w.move_kinematic(s, p, q)
+
+
+# ------------------------------------------------------------------------------ sleep, filters
+def is_awake(e: Any, body: Body) -> bool:
+    """True unless the body sleeps (static bodies count as awake)."""
+    w = _world(e)
+    return w.is_awake(_slot(w, body)) or w.kind(_slot(w, body)) != L.KIND_DYNAMIC
+
+
+def wake(e: Any, body: Body) -> None:
+    """Wake the body and its island."""
+    w = _world(e)
+    w.wake(_slot(w, body))
+
+
+def park(e: Any, body: Body) -> None:
+    """Take the body out of the world where it is: no contacts, not moved, no cost."""
+    w = _world(e)
+    w.park_body(_slot(w, body))
+
+
+def unpark(e: Any, body: Body) -> None:
+    """Put a parked body back in the world, awake."""
+    w = _world(e)
+    w.unpark_body(_slot(w, body))
+
+
+def set_collision_filter(e: Any, body: Body, group: int, mask: int) -> None:
+    """Collision bits: two bodies collide when (group_a & mask_b) and (group_b & mask_a)."""
+    w = _world(e)
+    s = _slot(w, body)
+    g = _int(group, "group")
+    m = _int(mask, "mask")
+    _moved(w, s)
+    w.bi[s, L.B_GROUP] = g
+    w.bi[s, L.B_MASK] = m
+
+
+def set_no_collide(e: Any, a: Body, b: Body, no_collide: bool = True) -> None:
+    """Bodies ``a`` and ``b`` never collide with each other (or do again, with False)."""
+    w = _world(e)
+    sa = _slot(w, a, "a")
+    sb = _slot(w, b, "b")
+    if no_collide:
+        w.ignore_pair(sa, sb)
+    else:
+        w.unignore_pair(sa, sb)
+    w.wake(sa)
+    w.wake(sb)
+
+
+def set_friction(e: Any, body: Body, friction: float) -> None:
+    """Friction coefficient (mixed with the other body's as sqrt(μa·μb))."""
+    w = _world(e)
+    s = _slot(w, body)
+    w.bf[s, L.B_FRICTION] = _num(friction, "friction", nonneg=True)
+    w.wake(s)
+
+
+def set_restitution(e: Any, body: Body, restitution: float) -> None:
+    """Restitution (mixed as max(ea, eb)): 0 no bounce, 1 elastic."""
+    w = _world(e)
+    s = _slot(w, body)
+    w.bf[s, L.B_RESTITUTION] = _num(restitution, "restitution", nonneg=True)
+    w.wake(s)
+
+
+# ------------------------------------------------------------------------------ queries
+def raycast(e: Any, origin: Any, direction: Any, max_distance: float = 1e4,
+            mask: int = ALL_GROUPS) -> RayHit | None:
+    """The first body the ray from ``origin`` (3,) m along ``direction`` (3,) (normalized here)
+    hits within ``max_distance`` m, among bodies whose group meets ``mask``; None if none. A ray
+    that starts inside a body does not hit that body."""
+    from ._kernels_query import raycast as _rc
+
+    w = _world(e)
+    o = _vec(origin, "origin")
+    d = _vec(direction, "direction")
+    nd = float(np.sqrt(d @ d))
+    if nd < 1e-12:
+        raise ValueError("direction must not be zero")
+    md = _num(max_distance, "max_distance", nonneg=True)
+    out = np.zeros(7)
+    slot = int(_rc(w.bf, w.bi, w.n, o, d / nd, md, _int(mask, "mask"), out))
+    if slot < 0:
+        return None
+    return RayHit(w.handle(slot), out[1:4].copy(), out[4:7].copy(), float(out[0]))
+
+
+def overlap(e: Any, shape: str, size: Any, position: Any,
+            rotation: Any = (0.0, 0.0, 0.0, 1.0), mask: int = ALL_GROUPS) -> list[Body]:
+    """Bodies (group meeting ``mask``) that a query shape overlaps, in creation-slot order.
+    ``shape`` 'sphere' (size: radius m), 'capsule' or 'cylinder' (size: (radius, half length)
+    m, along the local y axis) or 'box' (size: half extents (3,) m), at ``position`` (3,) m
+    turned by ``rotation`` (x, y, z, w)."""
+    from ._kernels_query import overlap as _ov
+
+    w = _world(e)
+    if shape not in _SHAPES:
+        raise ValueError("shape must be 'sphere', 'capsule', 'cylinder' or 'box'")
+    if shape == "sphere":
+        dims = np.array([_num(size, "size", positive=True), 0.0, 0.0])
+    elif shape == "box":
+        dims = _vec(size, "size")
+        if not np.all(dims > 0.0):
+            raise ValueError("size must be positive")
+    else:
+        s2 = _vec(size, "size", 2)
+        if not (s2[0] > 0.0 and s2[1] >= 0.0):
+            raise ValueError("size must be a positive radius and a non-negative half length")
+        dims = np.array([s2[0], s2[1], 0.0])
+    p = _vec(position, "position")
+    q = _quat(rotation, "rotation")
+    out = np.zeros(max(16, w.n), dtype=np.int64)
+    cnt = int(_ov(w.bf, w.bi, w.n, _SHAPES[shape], dims, p, q, _int(mask, "mask"), out,
+                  np.zeros(3), np.zeros((4, 3)), np.zeros(4), np.zeros(4, dtype=np.int64)))
+    return [w.handle(int(s)) for s in out[: min(cnt, out.shape[0])]]
+
+
+# ------------------------------------------------------------------------------ the world
+def gravity(e: Any) -> np.ndarray:
+    """Gravity (3,) m/s² (a copy)."""
+    return _world(e).gravity.copy()
+
+
+def set_gravity(e: Any, g: Any) -> None:
+    """Set gravity (3,) m/s²; every body wakes."""
+    w = _world(e)
+    w.gravity[:] = _vec(g, "g")
+    bi = w.bi[: w.n]
+    dyn = (bi[:, L.B_KIND] == L.KIND_DYNAMIC) & (bi[:, L.B_PARKED] == 0)
+    bi[dyn, L.B_AWAKE] = 1
+    w.bf[: w.n][dyn, L.B_SLEEP_TIME] = 0.0
+
+
+def substeps(e: Any) -> int:
+    """Solver sub-steps per fixed step now (the setting, or 8 while a powered figure exists)."""
+    return _world(e).effective_substeps
+
+
+def set_substeps(e: Any, n: int) -> None:
+    """Solver sub-steps per fixed step (1..64; 4 by default)."""
+    k = _int(n, "n")
+    if not 1 <= k <= 64:
+        raise ValueError("n must be between 1 and 64")
+    _world(e).substeps = k

@@ -6,21 +6,1106 @@ Contract with the step loop (``_kernels_step.step_world``), called for slots 0..
     warm_start_joints(bf, bi, jf, ji, nj)              each sub-step
     solve_joints(bf, bi, jf, ji, nj, h, use_bias)      each sub-step, bias pass then relax pass
 They read the current pose from bf[:, B_POS/B_QUAT] and write velocities bf[:, B_V/B_W].
+
+Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt's swing-twist):
+
+* Softness (Catto's soft step) on the sub-step h: w = 2 pi f, a1 = 2 zeta + h w, a2 = h w a1,
+  a3 = 1/(1+a2); bias rate w/a1, mass scale a2 a3, impulse scale a3. A soft row solves
+  dl = -massScale * m * (Cdot + biasRate * C) - impulseScale * l.
+* Rigid parts (the point, the limits, a hinge's two locked axes) are soft (J_HZ, J_ZETA) only in
+  the bias pass; a limit not yet reached is speculative (bias C/h, full mass, no impulse scale);
+  the relax pass removes the bias. Springs are soft in both passes.
+* Motors (and friction, a motor toward zero) are hard velocity rows whose accumulated impulse is
+  clamped to h * budget: on a ball joint the 3-vector's norm (isotropic budget), on a hinge its
+  one axis. Rotational mass M = (IA^-1 + IB^-1)^-1 (world, once per step).
+* Relative rotation relQ = FA^-1 FB (FA = qA * frameA), taken with w >= 0. Its swing-twist split
+  about x: s = sqrt(w^2 + x^2); twist = (x, 0, 0, w)/s; swing = (0, (w y - x z), (w z + x y), s^2)/s.
+  Twist angle 2 atan2(x, w); it turns at w . (xA + xB) / (1 + xA . xB), xA, xB the frames' x axes. Swing angle 2 atan2(|(sy, sz)|, sw) about
+  n = x_A x x_B; the ellipse's radial limit in direction phi = atan2(sz, sy) is
+  sin(lim/2) = 1 / sqrt((cos(phi)/sin(ay/2))^2 + (sin(phi)/sin(az/2))^2), ay/az the half-angles
+  about frame A's y/z axes. The cone is about frame A's x axis, its own centre, which need not be
+  the child bone's rest direction (aephysics#129).
+* Hinge: its axis is frame x; the two other axes are locked with C = (relQ.y, relQ.z) and rows
+  p_i = 1/2 R(FA) (s e_i + v x e_i), a 2x2 soft solve (Box3D's revolute lock).
+* Point: C = (xB + rB) - (xA + rA), K = (mA + mB) I - [rA] IA^-1 [rA] - [rB] IB^-1 [rB], K^-1
+  from the lever arms at the step's start (once per step; C is always the current one).
+Order inside a joint (the last solved wins): friction, spring, motor, limits, lock, point.
 """
+
+import math
 
 from numba import njit
 
+from ._layout import (
+    B_AWAKE,
+    B_INV_MASS,
+    B_IW,
+    B_PARKED,
+    B_POS,
+    B_QUAT,
+    B_V,
+    B_W,
+    DRIVE_AIM,
+    DRIVE_POSE,
+    J_AIM,
+    J_AX_S,
+    J_AX_T,
+    J_BODY_A,
+    J_BODY_B,
+    J_DEADBAND,
+    J_DRIVE,
+    J_DRIVE_MAX_W,
+    J_DRIVE_TIME,
+    J_FLAGS,
+    J_FRICTION,
+    J_H,
+    J_HZ,
+    J_KINV,
+    J_KIND,
+    J_L_FRIC,
+    J_L_LOCK,
+    J_L_MOTOR,
+    J_L_POINT,
+    J_L_SPRING,
+    J_L_SWING,
+    J_L_THI,
+    J_L_TLO,
+    J_MOTOR_MAX,
+    J_MOTOR_W,
+    J_PA,
+    J_PB,
+    J_PY,
+    J_PZ,
+    J_QA,
+    J_QB,
+    J_RMASS,
+    J_SOFT,
+    J_SPRING_HZ,
+    J_SPRING_MAX,
+    J_SPRING_ZETA,
+    J_SSOFT,
+    J_SIN_Y,
+    J_SIN_Z,
+    J_SWING_Y,
+    J_SWING_Z,
+    J_TARGET,
+    J_TARGET_ANGLE,
+    J_TWIST_HI,
+    J_TWIST_LO,
+    J_WT,
+    J_ZETA,
+    JFLAG_LIMITS,
+    JOINT_BALL,
+    JOINT_FREE,
+    JOINT_HINGE,
+)
+
+LIMIT_HZ_SHARE = 0.25  # limits' Hz when violated, as a share of the sub-step rate
+LIMIT_ZETA = 1.0
+# > 0: a violated limit is rigid instead (full mass, no impulse scale) and takes out this share of
+# its error in a sub-step (Baumgarte-like, without momentum: the relax pass removes the push)
+LIMIT_BETA = 0.8
+BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
+
+# ============================================================== small math (tuples, no allocation)
+
+
+@njit(cache=True, inline="always")
+def _dot(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True, inline="always")
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(cache=True, inline="always")
+def _len(a):
+    return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+
+
+@njit(cache=True, inline="always")
+def qmul(a, b):
+    """Quaternion product a*b, (x, y, z, w)."""
+    return (
+        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+    )
+
+
+@njit(cache=True, inline="always")
+def qconj(q):
+    return (-q[0], -q[1], -q[2], q[3])
+
+
+@njit(cache=True, inline="always")
+def qrot(q, v):
+    """Rotate vector v by unit quaternion q."""
+    # t = 2 q.v x v ; v' = v + w t + q.v x t
+    tx = 2.0 * (q[1] * v[2] - q[2] * v[1])
+    ty = 2.0 * (q[2] * v[0] - q[0] * v[2])
+    tz = 2.0 * (q[0] * v[1] - q[1] * v[0])
+    return (
+        v[0] + q[3] * tx + q[1] * tz - q[2] * ty,
+        v[1] + q[3] * ty + q[2] * tx - q[0] * tz,
+        v[2] + q[3] * tz + q[0] * ty - q[1] * tx,
+    )
+
+
+@njit(cache=True, inline="always")
+def qpos(q):
+    """The same rotation with w >= 0."""
+    if q[3] < 0.0:
+        return (-q[0], -q[1], -q[2], -q[3])
+    return q
+
+
+@njit(cache=True, inline="always")
+def rotvec(q):
+    """Rotation vector (axis * angle, rad) of unit quaternion q, angle in [0, pi]."""
+    if q[3] < 0.0:
+        q = (-q[0], -q[1], -q[2], -q[3])
+    s = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2])
+    if s < 1e-12:
+        return (2.0 * q[0], 2.0 * q[1], 2.0 * q[2])
+    ang = 2.0 * math.atan2(s, q[3])
+    k = ang / s
+    return (q[0] * k, q[1] * k, q[2] * k)
+
 
 @njit(cache=True)
-def prepare_joints(bf, bi, jf, ji, nj, h):  # pragma: no cover - stub until issue 3
-    return
+def quat_from_rotvec(r):
+    ang = _len(r)
+    if ang < 1e-12:
+        return (0.5 * r[0], 0.5 * r[1], 0.5 * r[2], 1.0)
+    s = math.sin(0.5 * ang) / ang
+    return (r[0] * s, r[1] * s, r[2] * s, math.cos(0.5 * ang))
+
+
+@njit(cache=True, inline="always")
+def mv(m, v):
+    """3x3 (9-tuple row-major) times vector."""
+    return (
+        m[0] * v[0] + m[1] * v[1] + m[2] * v[2],
+        m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
+        m[6] * v[0] + m[7] * v[1] + m[8] * v[2],
+    )
+
+
+@njit(cache=True, inline="always")
+def inv3(m):
+    """Inverse of a 3x3 (9-tuple); zeros when singular."""
+    c00 = m[4] * m[8] - m[5] * m[7]
+    c01 = m[5] * m[6] - m[3] * m[8]
+    c02 = m[3] * m[7] - m[4] * m[6]
+    det = m[0] * c00 + m[1] * c01 + m[2] * c02
+    if det == 0.0 or not math.isfinite(det):
+        return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    d = 1.0 / det
+    return (
+        c00 * d, (m[2] * m[7] - m[1] * m[8]) * d, (m[1] * m[5] - m[2] * m[4]) * d,
+        c01 * d, (m[0] * m[8] - m[2] * m[6]) * d, (m[2] * m[3] - m[0] * m[5]) * d,
+        c02 * d, (m[1] * m[6] - m[0] * m[7]) * d, (m[0] * m[4] - m[1] * m[3]) * d,
+    )
+
+
+@njit(cache=True, inline="always")
+def solve3(m, b):
+    """Solve m x = b for a 3x3 (Cramer's rule); zeros when singular."""
+    c00 = m[4] * m[8] - m[5] * m[7]
+    c01 = m[5] * m[6] - m[3] * m[8]
+    c02 = m[3] * m[7] - m[4] * m[6]
+    det = m[0] * c00 + m[1] * c01 + m[2] * c02
+    if det == 0.0:
+        return (0.0, 0.0, 0.0)
+    d = 1.0 / det
+    x = (b[0] * c00 + b[1] * (m[2] * m[7] - m[1] * m[8]) + b[2] * (m[1] * m[5] - m[2] * m[4])) * d
+    y = (b[0] * c01 + b[1] * (m[0] * m[8] - m[2] * m[6]) + b[2] * (m[2] * m[3] - m[0] * m[5])) * d
+    z = (b[0] * c02 + b[1] * (m[1] * m[6] - m[0] * m[7]) + b[2] * (m[0] * m[4] - m[1] * m[3])) * d
+    return (x, y, z)
+
+
+@njit(cache=True, inline="always")
+def point_mass(ma, ia, ra, mb, ib, rb):
+    """K = (ma + mb) I - [ra] IA [ra] - [rb] IB [rb] (9-tuple), IA/IB world inverse inertias."""
+    out = _sandwich(ia, ra)
+    out2 = _sandwich(ib, rb)
+    m = ma + mb
+    return (
+        m - out[0] - out2[0], -out[1] - out2[1], -out[2] - out2[2],
+        -out[3] - out2[3], m - out[4] - out2[4], -out[5] - out2[5],
+        -out[6] - out2[6], -out[7] - out2[7], m - out[8] - out2[8],
+    )
+
+
+@njit(cache=True, inline="always")
+def _sandwich(i, r):
+    """[r]x I [r]x (9-tuple) for a 9-tuple I."""
+    x, y, z = r[0], r[1], r[2]
+    # C = [r]x = [[0,-z,y],[z,0,-x],[-y,x,0]]; T = I C
+    t00 = i[1] * z - i[2] * y
+    t01 = -i[0] * z + i[2] * x
+    t02 = i[0] * y - i[1] * x
+    t10 = i[4] * z - i[5] * y
+    t11 = -i[3] * z + i[5] * x
+    t12 = i[3] * y - i[4] * x
+    t20 = i[7] * z - i[8] * y
+    t21 = -i[6] * z + i[8] * x
+    t22 = i[6] * y - i[7] * x
+    # C T
+    return (
+        -z * t10 + y * t20, -z * t11 + y * t21, -z * t12 + y * t22,
+        z * t00 - x * t20, z * t01 - x * t21, z * t02 - x * t22,
+        -y * t00 + x * t10, -y * t01 + x * t11, -y * t02 + x * t12,
+    )
+
+
+@njit(cache=True, inline="always")
+def make_soft(hertz, zeta, h):
+    """(bias rate 1/s, mass scale, impulse scale) of a soft constraint on sub-step h."""
+    if hertz <= 0.0:
+        return 0.0, 0.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * zeta + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+# ============================================================== swing-twist (pure functions)
+
+
+@njit(cache=True, inline="always")
+def swing_twist(q):
+    """Split unit quaternion q (taken with w >= 0) into swing * twist, twist about x.
+
+    Returns (sy, sz, sw, twist_angle): the swing quaternion (0, sy, sz, sw) and the twist angle
+    (rad, in (-pi, pi]).
+    """
+    if q[3] < 0.0:
+        q = (-q[0], -q[1], -q[2], -q[3])
+    x, y, z, w = q
+    s = math.sqrt(w * w + x * x)
+    if s < 1e-12:
+        # a half-turn swing: twist undefined, take none
+        return y, z, 0.0, 0.0
+    inv = 1.0 / s
+    sy = (w * y - x * z) * inv
+    sz = (w * z + x * y) * inv
+    return sy, sz, s, 2.0 * math.atan2(x, w)
+
+
+@njit(cache=True, inline="always")
+def cone_limit(sy, sz, half_y, half_z):
+    """Swing angle (rad) of swing (0, sy, sz, sw>=0) and the cone's radial limit in its direction.
+
+    The cone is an ellipse in quaternion space: (sy/sin(half_y/2))^2 + (sz/sin(half_z/2))^2 <= 1,
+    half_y the half-angle of a swing about the frame's y axis, half_z about z.
+    """
+    r = math.sqrt(sy * sy + sz * sz)
+    ang = 2.0 * math.asin(min(r, 1.0))
+    a = math.sin(0.5 * min(half_y, math.pi))
+    b = math.sin(0.5 * min(half_z, math.pi))
+    if r < 1e-12:
+        return ang, min(half_y, half_z)
+    cy = sy / r
+    cz = sz / r
+    d = (cy / a) ** 2 + (cz / b) ** 2
+    sl = 1.0 / math.sqrt(d)
+    if sl >= 1.0:
+        return ang, math.pi
+    return ang, 2.0 * math.asin(sl)
 
 
 @njit(cache=True)
-def warm_start_joints(bf, bi, jf, ji, nj):  # pragma: no cover - stub until issue 3
-    return
+def clamp_swing_twist(q, half_y, half_z, tlo, thi):
+    """Rotation q brought within the cone (radially, about its centre x) and the twist limits."""
+    sy, sz, sw, tw = swing_twist(q)
+    ang, lim = cone_limit(sy, sz, half_y, half_z)
+    if ang > lim:
+        r = math.sqrt(sy * sy + sz * sz)
+        k = math.sin(0.5 * lim) / r
+        sy *= k
+        sz *= k
+        sw = math.cos(0.5 * lim)
+    tw = min(max(tw, tlo), thi)
+    t = (math.sin(0.5 * tw), 0.0, 0.0, math.cos(0.5 * tw))
+    return qmul((0.0, sy, sz, sw), t)
 
 
 @njit(cache=True)
-def solve_joints(bf, bi, jf, ji, nj, h, use_bias):  # pragma: no cover - stub until issue 3
-    return
+def hinge_angle(q):
+    """Angle (rad) of a rotation about x (its twist), in (-pi, pi]."""
+    if q[3] < 0.0:
+        q = (-q[0], -q[1], -q[2], -q[3])
+    return 2.0 * math.atan2(q[0], q[3])
+
+
+@njit(cache=True)
+def joint_error(qa, fa, qb, fb, ptype, half_y, half_z, tlo, thi):
+    """How far (rad) a joint is past its limits: (twist or hinge past, swing past, lock angle)."""
+    rel = qpos(qmul(qconj(qmul(qa, fa)), qmul(qb, fb)))
+    if ptype == JOINT_HINGE:
+        ang = hinge_angle(rel)
+        past = max(tlo - ang, ang - thi, 0.0)
+        lock = 2.0 * math.asin(min(1.0, math.sqrt(rel[1] * rel[1] + rel[2] * rel[2])))
+        return past, 0.0, lock
+    sy, sz, sw, tw = swing_twist(rel)
+    ang, lim = cone_limit(sy, sz, half_y, half_z)
+    return max(tlo - tw, tw - thi, 0.0), max(ang - lim, 0.0), 0.0
+
+
+# ============================================================== body access
+
+
+@njit(cache=True, inline="always")
+def _body_pose(bf, b):
+    if b < 0:
+        return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)
+    return (bf[b, B_POS], bf[b, B_POS + 1], bf[b, B_POS + 2]), (
+        bf[b, B_QUAT], bf[b, B_QUAT + 1], bf[b, B_QUAT + 2], bf[b, B_QUAT + 3])
+
+
+@njit(cache=True, inline="always")
+def _inv_i(bf, b):
+    if b < 0:
+        return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    o = B_IW
+    return (bf[b, o], bf[b, o + 1], bf[b, o + 2], bf[b, o + 3], bf[b, o + 4], bf[b, o + 5],
+            bf[b, o + 6], bf[b, o + 7], bf[b, o + 8])
+
+
+@njit(cache=True, inline="always")
+def _inv_m(bf, b):
+    if b < 0:
+        return 0.0
+    return bf[b, B_INV_MASS]
+
+
+@njit(cache=True, inline="always")
+def _vel(bf, b):
+    if b < 0:
+        return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+    return (bf[b, B_V], bf[b, B_V + 1], bf[b, B_V + 2]), (bf[b, B_W], bf[b, B_W + 1], bf[b, B_W + 2])
+
+
+@njit(cache=True, inline="always")
+def _add_w(bf, b, ii, L, sign):
+    """w += sign * I^-1 L."""
+    if b < 0:
+        return
+    d = mv(ii, L)
+    bf[b, B_W] += sign * d[0]
+    bf[b, B_W + 1] += sign * d[1]
+    bf[b, B_W + 2] += sign * d[2]
+
+
+@njit(cache=True, inline="always")
+def _active(bf, bi, a, b):
+    """A joint is solved unless a body is parked, or neither body is awake."""
+    aw = False
+    if a >= 0:
+        if bi[a, B_PARKED] != 0:
+            return False
+        if bi[a, B_AWAKE] != 0:
+            aw = True
+    if b >= 0:
+        if bi[b, B_PARKED] != 0:
+            return False
+        if bi[b, B_AWAKE] != 0:
+            aw = True
+    return aw
+
+
+@njit(cache=True, inline="always")
+def _frames(bf, jf, j, a, b):
+    """World joint frames FA, FB and lever arms rA, rB (world, from each centre of mass)."""
+    pa, qa = _body_pose(bf, a)
+    pb, qb = _body_pose(bf, b)
+    fa = qmul(qa, (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3]))
+    fb = qmul(qb, (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]))
+    ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
+    rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
+    return pa, qa, pb, qb, fa, fb, ra, rb
+
+
+# ============================================================== prepare
+
+
+@njit(cache=True)
+def prepare_joints(bf, bi, jf, ji, nj, h):
+    """Once per step: rotational mass, softness, and the motor's target velocity (world)."""
+    for j in range(nj):
+        kind = ji[j, J_KIND]
+        if kind == JOINT_FREE:
+            continue
+        a = ji[j, J_BODY_A]
+        b = ji[j, J_BODY_B]
+        if not _active(bf, bi, a, b):
+            continue
+        jf[j, J_H] = h
+        jf[j, J_SIN_Y] = math.sin(0.5 * min(jf[j, J_SWING_Y], math.pi))
+        jf[j, J_SIN_Z] = math.sin(0.5 * min(jf[j, J_SWING_Z], math.pi))
+        ia = _inv_i(bf, a)
+        ib = _inv_i(bf, b)
+        s = (ia[0] + ib[0], ia[1] + ib[1], ia[2] + ib[2], ia[3] + ib[3], ia[4] + ib[4],
+             ia[5] + ib[5], ia[6] + ib[6], ia[7] + ib[7], ia[8] + ib[8])
+        m = inv3(s)
+        for k in range(9):
+            jf[j, J_RMASS + k] = m[k]
+        # the point's effective mass from this step's lever arms: within a step they turn
+        # little, and a constant K keeps the row cheap (the error C is always the current one)
+        pa_, qa_ = _body_pose(bf, a)
+        pb_, qb_ = _body_pose(bf, b)
+        ra = qrot(qa_, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
+        rb = qrot(qb_, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
+        kinv = inv3(point_mass(_inv_m(bf, a), ia, ra, _inv_m(bf, b), ib, rb))
+        for k in range(9):
+            jf[j, J_KINV + k] = kinv[k]
+        hz = min(jf[j, J_HZ], 0.25 / h)
+        sb, sm, si = make_soft(hz, jf[j, J_ZETA], h)
+        jf[j, J_SOFT] = sb
+        jf[j, J_SOFT + 1] = sm
+        jf[j, J_SOFT + 2] = si
+        sb, sm, si = make_soft(jf[j, J_SPRING_HZ], jf[j, J_SPRING_ZETA], h)
+        jf[j, J_SSOFT] = sb
+        jf[j, J_SSOFT + 1] = sm
+        jf[j, J_SSOFT + 2] = si
+
+        pa, qa = _body_pose(bf, a)
+        pb, qb = _body_pose(bf, b)
+        tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
+        fqa = (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3])
+        fqb = (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3])
+        if kind == JOINT_HINGE:
+            jf[j, J_TARGET_ANGLE] = hinge_angle(qmul(qconj(fqa), qmul(tq, fqb)))
+        drive = ji[j, J_DRIVE]
+        if drive == DRIVE_POSE or drive == DRIVE_AIM:
+            if drive == DRIVE_AIM:
+                qt = (jf[j, J_AIM], jf[j, J_AIM + 1], jf[j, J_AIM + 2], jf[j, J_AIM + 3])
+            else:
+                qt = qmul(qa, tq)
+            wt = (0.0, 0.0, 0.0)
+            tt = jf[j, J_DRIVE_TIME]
+            if kind == JOINT_HINGE:
+                fa = qmul(qa, fqa)
+                axis = qrot(fa, (1.0, 0.0, 0.0))
+                cur = hinge_angle(qmul(qconj(fa), qmul(qb, fqb)))
+                tgt = hinge_angle(qmul(qconj(fa), qmul(qt, fqb)))
+                e = tgt - cur
+                if e > math.pi:
+                    e -= 2.0 * math.pi
+                elif e < -math.pi:
+                    e += 2.0 * math.pi
+                if abs(e) > jf[j, J_DEADBAND] and tt > 0.0:
+                    sp = e / tt
+                    cap = jf[j, J_DRIVE_MAX_W]
+                    sp = min(max(sp, -cap), cap)
+                    wt = (axis[0] * sp, axis[1] * sp, axis[2] * sp)
+            else:
+                e = rotvec(qmul(qt, qconj(qb)))
+                el = _len(e)
+                if el > jf[j, J_DEADBAND] and tt > 0.0:
+                    k = 1.0 / tt
+                    cap = jf[j, J_DRIVE_MAX_W]
+                    if el * k > cap:
+                        k = cap / el
+                    wt = (e[0] * k, e[1] * k, e[2] * k)
+        else:
+            wt = qrot(qa, (jf[j, J_MOTOR_W], jf[j, J_MOTOR_W + 1], jf[j, J_MOTOR_W + 2]))
+            if kind == JOINT_HINGE:
+                axis = qrot(qmul(qa, fqa), (1.0, 0.0, 0.0))
+                d = _dot(axis, wt)
+                wt = (axis[0] * d, axis[1] * d, axis[2] * d)
+        jf[j, J_WT] = wt[0]
+        jf[j, J_WT + 1] = wt[1]
+        jf[j, J_WT + 2] = wt[2]
+
+
+# ============================================================== warm start
+
+
+@njit(cache=True)
+def warm_start_joints(bf, bi, jf, ji, nj):
+    """Apply each joint's accumulated impulses of the last sub-step (the axes it used then)."""
+    for j in range(nj):
+        kind = ji[j, J_KIND]
+        if kind == JOINT_FREE:
+            continue
+        a = ji[j, J_BODY_A]
+        b = ji[j, J_BODY_B]
+        if not _active(bf, bi, a, b):
+            continue
+        pa, qa = _body_pose(bf, a)
+        pb, qb = _body_pose(bf, b)
+        ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
+        rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
+        P = (jf[j, J_L_POINT], jf[j, J_L_POINT + 1], jf[j, J_L_POINT + 2])
+        if kind == JOINT_BALL:
+            lx = jf[j, J_L_FRIC] + jf[j, J_L_SPRING] + jf[j, J_L_MOTOR]
+            ly = jf[j, J_L_FRIC + 1] + jf[j, J_L_SPRING + 1] + jf[j, J_L_MOTOR + 1]
+            lz = jf[j, J_L_FRIC + 2] + jf[j, J_L_SPRING + 2] + jf[j, J_L_MOTOR + 2]
+            lt = jf[j, J_L_TLO] - jf[j, J_L_THI]
+            ls = -jf[j, J_L_SWING]
+            lx += lt * jf[j, J_AX_T] + ls * jf[j, J_AX_S]
+            ly += lt * jf[j, J_AX_T + 1] + ls * jf[j, J_AX_S + 1]
+            lz += lt * jf[j, J_AX_T + 2] + ls * jf[j, J_AX_S + 2]
+        else:
+            la = (jf[j, J_L_FRIC] + jf[j, J_L_SPRING] + jf[j, J_L_MOTOR]
+                  + jf[j, J_L_TLO] - jf[j, J_L_THI])
+            l1 = jf[j, J_L_LOCK]
+            l2 = jf[j, J_L_LOCK + 1]
+            lx = la * jf[j, J_AX_T] + l1 * jf[j, J_PY] + l2 * jf[j, J_PZ]
+            ly = la * jf[j, J_AX_T + 1] + l1 * jf[j, J_PY + 1] + l2 * jf[j, J_PZ + 1]
+            lz = la * jf[j, J_AX_T + 2] + l1 * jf[j, J_PY + 2] + l2 * jf[j, J_PZ + 2]
+        ca = _cross(ra, P)
+        cb = _cross(rb, P)
+        La = (lx + ca[0], ly + ca[1], lz + ca[2])
+        Lb = (lx + cb[0], ly + cb[1], lz + cb[2])
+        if a >= 0:
+            ma = bf[a, B_INV_MASS]
+            bf[a, B_V] -= ma * P[0]
+            bf[a, B_V + 1] -= ma * P[1]
+            bf[a, B_V + 2] -= ma * P[2]
+            _add_w(bf, a, _inv_i(bf, a), La, -1.0)
+        if b >= 0:
+            mb = bf[b, B_INV_MASS]
+            bf[b, B_V] += mb * P[0]
+            bf[b, B_V + 1] += mb * P[1]
+            bf[b, B_V + 2] += mb * P[2]
+            _add_w(bf, b, _inv_i(bf, b), Lb, 1.0)
+
+
+# ============================================================== solve
+
+
+@njit(cache=True, inline="always")
+def _clamp_norm3(x, y, z, cap):
+    n2 = x * x + y * y + z * z
+    if n2 > cap * cap:
+        k = cap / math.sqrt(n2)
+        return x * k, y * k, z * k
+    return x, y, z
+
+
+@njit(cache=True)
+def solve_joints(bf, bi, jf, ji, nj, h, use_bias):
+    """The joints' share of a sub-step: BIAS_ITERATIONS Gauss-Seidel passes in the bias pass
+    (a light limb's limit, its point and its neighbours fight within a pass: a second pass holds
+    a limp ragdoll's limits within 3 degrees under blows), one in the relax pass."""
+    if use_bias:
+        for _ in range(BIAS_ITERATIONS):
+            _solve_pass(bf, bi, jf, ji, nj, h, True)
+    else:
+        _solve_pass(bf, bi, jf, ji, nj, h, False)
+
+
+@njit(cache=True)
+def _solve_pass(bf, bi, jf, ji, nj, h, use_bias):
+    """One Gauss-Seidel pass over the joints (bias pass when use_bias, else relax)."""
+    inv_h = 1.0 / h
+    # limits, once violated, are pushed back as stiffly as the sub-step allows (a quarter of its
+    # rate, critically damped): a ragdoll's limits carry its landings
+    lim_b, lim_m, lim_i = make_soft(LIMIT_HZ_SHARE * inv_h, LIMIT_ZETA, h)
+    if LIMIT_BETA > 0.0:
+        lim_b = LIMIT_BETA * inv_h
+        lim_m = 1.0
+        lim_i = 0.0
+    if not use_bias:
+        lim_b = 0.0
+        lim_m = 1.0
+        lim_i = 0.0
+    for j in range(nj):
+        kind = ji[j, J_KIND]
+        if kind == JOINT_FREE:
+            continue
+        a = ji[j, J_BODY_A]
+        b = ji[j, J_BODY_B]
+        if not _active(bf, bi, a, b):
+            continue
+        pa, qa = _body_pose(bf, a)
+        pb, qb = _body_pose(bf, b)
+        ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
+        rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
+        ia = _inv_i(bf, a)
+        ib = _inv_i(bf, b)
+        ma = _inv_m(bf, a)
+        mb = _inv_m(bf, b)
+        va, wa = _vel(bf, a)
+        vb, wb = _vel(bf, b)
+        rm = (jf[j, J_RMASS], jf[j, J_RMASS + 1], jf[j, J_RMASS + 2], jf[j, J_RMASS + 3],
+              jf[j, J_RMASS + 4], jf[j, J_RMASS + 5], jf[j, J_RMASS + 6], jf[j, J_RMASS + 7],
+              jf[j, J_RMASS + 8])
+        sbias = jf[j, J_SOFT]
+        smass = jf[j, J_SOFT + 1]
+        simp = jf[j, J_SOFT + 2]
+        if not use_bias:
+            sbias = 0.0
+            smass = 1.0
+            simp = 0.0
+        motor_max = jf[j, J_MOTOR_MAX]
+        fric = jf[j, J_FRICTION]
+        limits = (ji[j, J_FLAGS] & JFLAG_LIMITS) != 0
+        if kind == JOINT_HINGE or limits:
+            fa = qmul(qa, (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3]))
+            fb = qmul(qb, (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]))
+            rel = qpos(qmul(qconj(fa), fb))
+        else:
+            fa = (0.0, 0.0, 0.0, 1.0)
+            fb = fa
+            rel = fa
+        if kind == JOINT_BALL:
+            # ---- friction (only while the motor is off)
+            if fric > 0.0 and motor_max <= 0.0:
+                cd = (wb[0] - wa[0], wb[1] - wa[1], wb[2] - wa[2])
+                d = mv(rm, cd)
+                o0 = jf[j, J_L_FRIC]
+                o1 = jf[j, J_L_FRIC + 1]
+                o2 = jf[j, J_L_FRIC + 2]
+                n0, n1, n2 = _clamp_norm3(o0 - d[0], o1 - d[1], o2 - d[2], h * fric)
+                jf[j, J_L_FRIC] = n0
+                jf[j, J_L_FRIC + 1] = n1
+                jf[j, J_L_FRIC + 2] = n2
+                L = (n0 - o0, n1 - o1, n2 - o2)
+                da = mv(ia, L)
+                db = mv(ib, L)
+                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+            # ---- spring toward the target relative rotation (soft in both passes)
+            if jf[j, J_SPRING_HZ] > 0.0:
+                tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2],
+                      jf[j, J_TARGET + 3])
+                c = rotvec(qmul(qb, qconj(qmul(qa, tq))))
+                kb = jf[j, J_SSOFT]
+                km = jf[j, J_SSOFT + 1]
+                ki = jf[j, J_SSOFT + 2]
+                cd = (wb[0] - wa[0] + kb * c[0], wb[1] - wa[1] + kb * c[1],
+                      wb[2] - wa[2] + kb * c[2])
+                d = mv(rm, cd)
+                o0 = jf[j, J_L_SPRING]
+                o1 = jf[j, J_L_SPRING + 1]
+                o2 = jf[j, J_L_SPRING + 2]
+                n0, n1, n2 = _clamp_norm3(o0 - km * d[0] - ki * o0, o1 - km * d[1] - ki * o1,
+                                          o2 - km * d[2] - ki * o2, h * jf[j, J_SPRING_MAX])
+                jf[j, J_L_SPRING] = n0
+                jf[j, J_L_SPRING + 1] = n1
+                jf[j, J_L_SPRING + 2] = n2
+                L = (n0 - o0, n1 - o1, n2 - o2)
+                da = mv(ia, L)
+                db = mv(ib, L)
+                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+            # ---- motor: hard velocity row, accumulated impulse norm-clamped to h * budget
+            if motor_max > 0.0:
+                cd = (wb[0] - wa[0] - jf[j, J_WT], wb[1] - wa[1] - jf[j, J_WT + 1],
+                      wb[2] - wa[2] - jf[j, J_WT + 2])
+                d = mv(rm, cd)
+                o0 = jf[j, J_L_MOTOR]
+                o1 = jf[j, J_L_MOTOR + 1]
+                o2 = jf[j, J_L_MOTOR + 2]
+                n0, n1, n2 = _clamp_norm3(o0 - d[0], o1 - d[1], o2 - d[2], h * motor_max)
+                jf[j, J_L_MOTOR] = n0
+                jf[j, J_L_MOTOR + 1] = n1
+                jf[j, J_L_MOTOR + 2] = n2
+                L = (n0 - o0, n1 - o1, n2 - o2)
+                da = mv(ia, L)
+                db = mv(ib, L)
+                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+            if limits:
+                sy, sz, sw, tw = swing_twist(rel)
+                # ---- twist limits. The twist of relQ = swing * twist turns at
+                # w . (xA + xB) / (1 + xA . xB) (Box3D's coneAxis + tan(swing/2) (n x coneAxis)):
+                # faster than w along the child's axis once the swing is large.
+                xa = qrot(fa, (1.0, 0.0, 0.0))
+                xb = qrot(fb, (1.0, 0.0, 0.0))
+                den = max(1.0 + _dot(xa, xb), 0.05)
+                ax = ((xa[0] + xb[0]) / den, (xa[1] + xb[1]) / den, (xa[2] + xb[2]) / den)
+                jf[j, J_AX_T] = ax[0]
+                jf[j, J_AX_T + 1] = ax[1]
+                jf[j, J_AX_T + 2] = ax[2]
+                km = _dot(ax, mv(ia, ax)) + _dot(ax, mv(ib, ax))
+                km = 1.0 / km if km > 0.0 else 0.0
+                for side in range(2):
+                    if side == 0:
+                        C = tw - jf[j, J_TWIST_LO]
+                        sg = 1.0
+                        col = J_L_TLO
+                    else:
+                        C = jf[j, J_TWIST_HI] - tw
+                        sg = -1.0
+                        col = J_L_THI
+                    if C > 0.0:
+                        bias = C * inv_h
+                        mscale = 1.0
+                        iscale = 0.0
+                    else:
+                        bias = lim_b * C
+                        mscale = lim_m
+                        iscale = lim_i
+                    cd = sg * (_dot(ax, wb) - _dot(ax, wa))
+                    old = jf[j, col]
+                    imp = -km * mscale * (cd + bias) - iscale * old
+                    new = max(old + imp, 0.0)
+                    jf[j, col] = new
+                    dl = (new - old) * sg
+                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                    da = mv(ia, L)
+                    db = mv(ib, L)
+                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                # ---- swing cone (elliptical, about frame A's x: its own centre)
+                # Skipped exactly when it could do nothing: no impulse held and, inside the
+                # ellipse, further from its edge than the joint turns in a sub-step. In quaternion
+                # space r = sin(swing/2), the edge in its direction at sl = r / sqrt(f); since asin
+                # is convex, the angle left is at least 2 (sl - r).
+                sa = jf[j, J_SIN_Y]
+                sb_ = jf[j, J_SIN_Z]
+                f = (sy / sa) ** 2 + (sz / sb_) ** 2
+                skip = False
+                if jf[j, J_L_SWING] == 0.0 and f < 1.0 and sa < 1.0 and sb_ < 1.0:
+                    r = math.sqrt(sy * sy + sz * sz)
+                    dwx = wb[0] - wa[0]
+                    dwy = wb[1] - wa[1]
+                    dwz = wb[2] - wa[2]
+                    spd = math.sqrt(dwx * dwx + dwy * dwy + dwz * dwz)
+                    if f <= 0.0 or 2.0 * r * (1.0 / math.sqrt(f) - 1.0) > 2.0 * spd * h:
+                        skip = True
+                if skip:
+                    lim = math.pi
+                else:
+                    ang, lim = cone_limit(sy, sz, jf[j, J_SWING_Y], jf[j, J_SWING_Z])
+                if lim < math.pi:
+                    n = _cross(xa, xb)
+                    nl = _len(n)
+                    if nl > 1e-9:
+                        n = (n[0] / nl, n[1] / nl, n[2] / nl)
+                    else:
+                        # at the centre: any direction; take the swing's own axis
+                        n = qrot(fa, (0.0, sy, sz))
+                        nl = _len(n)
+                        if nl > 1e-12:
+                            n = (n[0] / nl, n[1] / nl, n[2] / nl)
+                        else:
+                            n = qrot(fa, (0.0, 1.0, 0.0))
+                    jf[j, J_AX_S] = n[0]
+                    jf[j, J_AX_S + 1] = n[1]
+                    jf[j, J_AX_S + 2] = n[2]
+                    C = lim - ang
+                    if C > 0.0:
+                        bias = C * inv_h
+                        mscale = 1.0
+                        iscale = 0.0
+                    else:
+                        bias = lim_b * C
+                        mscale = lim_m
+                        iscale = lim_i
+                    km = _dot(n, mv(ia, n)) + _dot(n, mv(ib, n))
+                    km = 1.0 / km if km > 0.0 else 0.0
+                    cd = -(_dot(n, wb) - _dot(n, wa))
+                    old = jf[j, J_L_SWING]
+                    imp = -km * mscale * (cd + bias) - iscale * old
+                    new = max(old + imp, 0.0)
+                    jf[j, J_L_SWING] = new
+                    dl = -(new - old)
+                    L = (n[0] * dl, n[1] * dl, n[2] * dl)
+                    da = mv(ia, L)
+                    db = mv(ib, L)
+                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+        else:
+            # ================= hinge about frame x
+            ax = qrot(fa, (1.0, 0.0, 0.0))
+            jf[j, J_AX_T] = ax[0]
+            jf[j, J_AX_T + 1] = ax[1]
+            jf[j, J_AX_T + 2] = ax[2]
+            km = _dot(ax, mv(ia, ax)) + _dot(ax, mv(ib, ax))
+            km = 1.0 / km if km > 0.0 else 0.0
+            ang = 2.0 * math.atan2(rel[0], rel[3])
+            # ---- friction
+            if fric > 0.0 and motor_max <= 0.0:
+                cd = _dot(ax, wb) - _dot(ax, wa)
+                old = jf[j, J_L_FRIC]
+                cap = h * fric
+                new = min(max(old - km * cd, -cap), cap)
+                jf[j, J_L_FRIC] = new
+                dl = new - old
+                L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                da = mv(ia, L)
+                db = mv(ib, L)
+                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+            # ---- spring
+            if jf[j, J_SPRING_HZ] > 0.0:
+                C = ang - jf[j, J_TARGET_ANGLE]
+                if C > math.pi:
+                    C -= 2.0 * math.pi
+                elif C < -math.pi:
+                    C += 2.0 * math.pi
+                cd = _dot(ax, wb) - _dot(ax, wa)
+                old = jf[j, J_L_SPRING]
+                cap = h * jf[j, J_SPRING_MAX]
+                new = old - jf[j, J_SSOFT + 1] * km * (cd + jf[j, J_SSOFT] * C) \
+                    - jf[j, J_SSOFT + 2] * old
+                new = min(max(new, -cap), cap)
+                jf[j, J_L_SPRING] = new
+                dl = new - old
+                L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                da = mv(ia, L)
+                db = mv(ib, L)
+                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+            # ---- motor
+            if motor_max > 0.0:
+                wt = _dot(ax, (jf[j, J_WT], jf[j, J_WT + 1], jf[j, J_WT + 2]))
+                cd = _dot(ax, wb) - _dot(ax, wa) - wt
+                old = jf[j, J_L_MOTOR]
+                cap = h * motor_max
+                new = min(max(old - km * cd, -cap), cap)
+                jf[j, J_L_MOTOR] = new
+                dl = new - old
+                L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                da = mv(ia, L)
+                db = mv(ib, L)
+                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+            # ---- limits
+            if limits:
+                for side in range(2):
+                    if side == 0:
+                        C = ang - jf[j, J_TWIST_LO]
+                        sg = 1.0
+                        col = J_L_TLO
+                    else:
+                        C = jf[j, J_TWIST_HI] - ang
+                        sg = -1.0
+                        col = J_L_THI
+                    if C > 0.0:
+                        bias = C * inv_h
+                        mscale = 1.0
+                        iscale = 0.0
+                    else:
+                        bias = lim_b * C
+                        mscale = lim_m
+                        iscale = lim_i
+                    cd = sg * (_dot(ax, wb) - _dot(ax, wa))
+                    old = jf[j, col]
+                    imp = -km * mscale * (cd + bias) - iscale * old
+                    new = max(old + imp, 0.0)
+                    jf[j, col] = new
+                    dl = (new - old) * sg
+                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                    da = mv(ia, L)
+                    db = mv(ib, L)
+                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+            # ---- the two locked axes: C = (rel.y, rel.z)
+            s = rel[3]
+            v = (rel[0], rel[1], rel[2])
+            t = _cross(v, (0.0, 1.0, 0.0))
+            py = qrot(fa, (0.5 * (t[0]), 0.5 * (s + t[1]), 0.5 * t[2]))
+            t = _cross(v, (0.0, 0.0, 1.0))
+            pz = qrot(fa, (0.5 * t[0], 0.5 * t[1], 0.5 * (s + t[2])))
+            jf[j, J_PY] = py[0]
+            jf[j, J_PY + 1] = py[1]
+            jf[j, J_PY + 2] = py[2]
+            jf[j, J_PZ] = pz[0]
+            jf[j, J_PZ + 1] = pz[1]
+            jf[j, J_PZ + 2] = pz[2]
+            iy = (mv(ia, py), mv(ib, py))
+            iz = (mv(ia, pz), mv(ib, pz))
+            k11 = _dot(py, iy[0]) + _dot(py, iy[1])
+            k12 = _dot(py, iz[0]) + _dot(py, iz[1])
+            k22 = _dot(pz, iz[0]) + _dot(pz, iz[1])
+            dwx = wb[0] - wa[0]
+            dwy = wb[1] - wa[1]
+            dwz = wb[2] - wa[2]
+            dw = (dwx, dwy, dwz)
+            r1 = _dot(py, dw) + sbias * rel[1]
+            r2 = _dot(pz, dw) + sbias * rel[2]
+            det = k11 * k22 - k12 * k12
+            if det > 0.0:
+                idet = 1.0 / det
+                x1 = (k22 * r1 - k12 * r2) * idet
+                x2 = (k11 * r2 - k12 * r1) * idet
+                o1 = jf[j, J_L_LOCK]
+                o2 = jf[j, J_L_LOCK + 1]
+                d1 = -smass * x1 - simp * o1
+                d2 = -smass * x2 - simp * o2
+                jf[j, J_L_LOCK] = o1 + d1
+                jf[j, J_L_LOCK + 1] = o2 + d2
+                L = (py[0] * d1 + pz[0] * d2, py[1] * d1 + pz[1] * d2, py[2] * d1 + pz[2] * d2)
+                da = mv(ia, L)
+                db = mv(ib, L)
+                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+
+        # ================= point (both kinds), the last word
+        C = (pb[0] + rb[0] - pa[0] - ra[0], pb[1] + rb[1] - pa[1] - ra[1],
+             pb[2] + rb[2] - pa[2] - ra[2])
+        ca = _cross(wa, ra)
+        cb = _cross(wb, rb)
+        cd = (vb[0] + cb[0] - va[0] - ca[0] + sbias * C[0],
+              vb[1] + cb[1] - va[1] - ca[1] + sbias * C[1],
+              vb[2] + cb[2] - va[2] - ca[2] + sbias * C[2])
+        x = mv((jf[j, J_KINV], jf[j, J_KINV + 1], jf[j, J_KINV + 2], jf[j, J_KINV + 3],
+                jf[j, J_KINV + 4], jf[j, J_KINV + 5], jf[j, J_KINV + 6], jf[j, J_KINV + 7],
+                jf[j, J_KINV + 8]), cd)
+        o0 = jf[j, J_L_POINT]
+        o1 = jf[j, J_L_POINT + 1]
+        o2 = jf[j, J_L_POINT + 2]
+        P = (-smass * x[0] - simp * o0, -smass * x[1] - simp * o1, -smass * x[2] - simp * o2)
+        jf[j, J_L_POINT] = o0 + P[0]
+        jf[j, J_L_POINT + 1] = o1 + P[1]
+        jf[j, J_L_POINT + 2] = o2 + P[2]
+        va = (va[0] - ma * P[0], va[1] - ma * P[1], va[2] - ma * P[2])
+        vb = (vb[0] + mb * P[0], vb[1] + mb * P[1], vb[2] + mb * P[2])
+        da = mv(ia, _cross(ra, P))
+        db = mv(ib, _cross(rb, P))
+        wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+        wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+        if a >= 0:
+            bf[a, B_V] = va[0]
+            bf[a, B_V + 1] = va[1]
+            bf[a, B_V + 2] = va[2]
+            bf[a, B_W] = wa[0]
+            bf[a, B_W + 1] = wa[1]
+            bf[a, B_W + 2] = wa[2]
+        if b >= 0:
+            bf[b, B_V] = vb[0]
+            bf[b, B_V + 1] = vb[1]
+            bf[b, B_V + 2] = vb[2]
+            bf[b, B_W] = wb[0]
+            bf[b, B_W + 1] = wb[1]
+            bf[b, B_W + 2] = wb[2]
+
+
+# ============================================================== façade helpers (one call each)
+
+
+@njit(cache=True)
+def joint_state(bf, jf, ji, j, out):
+    """Fill out[0..] with: angle readings and applied torques of joint j.
+
+    out[0]  twist (ball) or hinge angle (rad)
+    out[1]  swing angle (rad, ball)
+    out[2]  the cone's radial limit in the swing's direction (rad, ball)
+    out[3:6] motor torque applied in the last sub-step (world, N·m)
+    out[6:9] spring torque (world, N·m)
+    out[9:12] friction torque (world, N·m)
+    """
+    a = ji[j, J_BODY_A]
+    b = ji[j, J_BODY_B]
+    pa, qa, pb, qb, fa, fb, ra, rb = _frames(bf, jf, j, a, b)
+    rel = qpos(qmul(qconj(fa), fb))
+    h = jf[j, J_H]
+    ih = 1.0 / h if h > 0.0 else 0.0
+    if ji[j, J_KIND] == JOINT_HINGE:
+        out[0] = hinge_angle(rel)
+        out[1] = 0.0
+        out[2] = 0.0
+        for k in range(3):
+            ax = jf[j, J_AX_T + k]
+            out[3 + k] = jf[j, J_L_MOTOR] * ax * ih
+            out[6 + k] = jf[j, J_L_SPRING] * ax * ih
+            out[9 + k] = jf[j, J_L_FRIC] * ax * ih
+    else:
+        sy, sz, sw, tw = swing_twist(rel)
+        ang, lim = cone_limit(sy, sz, jf[j, J_SWING_Y], jf[j, J_SWING_Z])
+        out[0] = tw
+        out[1] = ang
+        out[2] = lim
+        for k in range(3):
+            out[3 + k] = jf[j, J_L_MOTOR + k] * ih
+            out[6 + k] = jf[j, J_L_SPRING + k] * ih
+            out[9 + k] = jf[j, J_L_FRIC + k] * ih
+
+
+@njit(cache=True)
+def joints_past_limits(bf, jf, ji, j0, j1, out):
+    """For joints j0..j1-1: out[k] = (twist/hinge past, swing past, hinge angle or twist) (rad)."""
+    for j in range(j0, j1):
+        k = j - j0
+        if ji[j, J_KIND] == JOINT_FREE:
+            out[k, 0] = 0.0
+            out[k, 1] = 0.0
+            out[k, 2] = 0.0
+            continue
+        a = ji[j, J_BODY_A]
+        b = ji[j, J_BODY_B]
+        pa, qa, pb, qb, fa, fb, ra, rb = _frames(bf, jf, j, a, b)
+        rel = qpos(qmul(qconj(fa), fb))
+        lo = jf[j, J_TWIST_LO]
+        hi = jf[j, J_TWIST_HI]
+        if ji[j, J_KIND] == JOINT_HINGE:
+            ang = hinge_angle(rel)
+            out[k, 0] = max(lo - ang, ang - hi, 0.0)
+            out[k, 1] = 0.0
+            out[k, 2] = ang
+        else:
+            sy, sz, sw, tw = swing_twist(rel)
+            ang, lim = cone_limit(sy, sz, jf[j, J_SWING_Y], jf[j, J_SWING_Z])
+            out[k, 0] = max(lo - tw, tw - hi, 0.0)
+            out[k, 1] = max(ang - lim, 0.0)
+            out[k, 2] = tw
+
+
+@njit(cache=True)
+def set_drive_targets(jf, ji, joints, quats, budgets, drive_time, max_w, deadband):
+    """Pose-drive every joint in ``joints`` toward quats[k] (body-relative) within budgets[k].
+
+    budgets[k] < 0 leaves that joint's budget as it is; drive_time (s), max_w (rad/s),
+    deadband (rad) as in J_DRIVE_TIME / J_DRIVE_MAX_W / J_DEADBAND. Joints aimed (DRIVE_AIM)
+    keep their aim but take the new target for when the aim is cleared. Returns True when a
+    target or budget changed (the caller wakes the figure).
+    """
+    changed = False
+    for k in range(joints.shape[0]):
+        j = joints[k]
+        if j < 0 or ji[j, J_KIND] == JOINT_FREE:
+            continue
+        x, y, z, w = quats[k, 0], quats[k, 1], quats[k, 2], quats[k, 3]
+        n = math.sqrt(x * x + y * y + z * z + w * w)
+        if not (n > 0.0) or not math.isfinite(n):
+            continue
+        x /= n
+        y /= n
+        z /= n
+        w /= n
+        d = (abs(jf[j, J_TARGET] - x) + abs(jf[j, J_TARGET + 1] - y)
+             + abs(jf[j, J_TARGET + 2] - z) + abs(jf[j, J_TARGET + 3] - w))
+        if d > 1e-9 or ji[j, J_DRIVE] == 0:
+            changed = True
+        jf[j, J_TARGET] = x
+        jf[j, J_TARGET + 1] = y
+        jf[j, J_TARGET + 2] = z
+        jf[j, J_TARGET + 3] = w
+        if budgets[k] >= 0.0:
+            if budgets[k] != jf[j, J_MOTOR_MAX]:
+                changed = True
+            jf[j, J_MOTOR_MAX] = budgets[k]
+        jf[j, J_DRIVE_TIME] = drive_time
+        jf[j, J_DRIVE_MAX_W] = max_w
+        jf[j, J_DEADBAND] = deadband
+        if ji[j, J_DRIVE] != DRIVE_AIM:
+            ji[j, J_DRIVE] = DRIVE_POSE
+    return changed
+
+
+@njit(cache=True)
+def relative_rotations(bf, ji, joints, out):
+    """out[k] = qA^-1 qB (body-relative rotation, w >= 0) of each joint in ``joints``."""
+    for k in range(joints.shape[0]):
+        j = joints[k]
+        a = ji[j, J_BODY_A]
+        b = ji[j, J_BODY_B]
+        pa, qa = _body_pose(bf, a)
+        pb, qb = _body_pose(bf, b)
+        r = qpos(qmul(qconj(qa), qb))
+        out[k, 0] = r[0]
+        out[k, 1] = r[1]
+        out[k, 2] = r[2]
+        out[k, 3] = r[3]

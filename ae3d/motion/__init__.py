@@ -1,0 +1,67 @@
+"""ae3d.motion: the active ragdoll (spec/motion.md): a figure whose animation is played by its
+muscles. Hit it and it gives where it was hit and comes back; hit it harder than it can take and
+it falls.
+
+```python
+from ae3d import engine, physics, motion, human
+e = engine.Engine()
+physics.ground(e)
+r = physics.ragdoll(e, "Zombie", (0, 0, 0), 8.0, 8.0, 1.0)
+body = motion.active_ragdoll(r)          # ANIMATED to begin with
+motion.attach(e, body)                   # stepped every fixed step, posed after the clips
+motion.set_mode(body, motion.POWERED)    # the muscles play the animation
+motion.hit(body, human.BONE_SPINE_03, point, impulse)   # m, N·s
+e.run(seconds=3.0)
+```
+
+Modes: ``ANIMATED`` (the animation drives, position and all, through follow anchors and the
+joints' springs; struck, it goes POWERED), ``POWERED`` (every joint's motor drives it toward the
+animation's pose within its budget; the pelvis's upright anchor, 1,200 N·m, is the balance; the
+heading hold, 60 N·m on its soles, keeps the way it faces), ``LIMP`` (a ragdoll). ``GETTING_UP``
+and ``ACTING`` are got to, not set (later slices).
+
+The animation's pose is the rig's where the ragdoll is dressed (``physics.ragdoll_dress``,
+``on_figure``); a ragdoll without a rig takes it from ``set_animation`` (body-relative joint
+rotations and the pelvis's pose), its standing pose where it stands by default. The pose drawn is
+``drawn_pose(body)`` (and, dressed, the rig).
+
+A program that steps itself calls ``motion_step(e)`` each fixed step and ``pose(body, e)`` from
+its pose phase instead of ``attach``.
+"""
+
+from ._api import (
+    Motion,
+    active_ragdoll,
+    animation,
+    attach,
+    drawn_pose,
+    falling,
+    hit,
+    lean,
+    mode,
+    motion_step,
+    pose,
+    set_animation,
+    set_mode,
+    set_recovery,
+    set_strength,
+    strength,
+)
+from ._figures import (
+    from_record,
+    motion_of,
+    on_figure,
+    on_skeleton,
+    record,
+    set_get_up,
+    set_protective,
+)
+from ._kernels import ACTING, ANIMATED, FALL_LEAN, GETTING_UP, LIMP, POWERED
+
+__all__ = [
+    "ACTING", "ANIMATED", "FALL_LEAN", "GETTING_UP", "LIMP", "POWERED", "Motion",
+    "active_ragdoll", "animation", "attach", "drawn_pose", "falling", "from_record", "hit",
+    "lean", "mode", "motion_of", "motion_step", "on_figure", "on_skeleton", "pose", "record",
+    "set_animation", "set_get_up", "set_mode", "set_protective", "set_recovery", "set_strength",
+    "strength",
+]

@@ -1,0 +1,282 @@
+"""Broadphase: sort-and-sweep on one axis, O(n log n + pairs), deterministic.
+
+Each step every body in the world gets an AABB of its shape grown by how far it may move this
+step (its speculative extent, ``SF_EXT``: dt·(|v| + |ω|·radius) + ½|g|dt² plus half the base
+margin), so that a pair whose surfaces may meet within the step becomes a candidate and the
+narrow phase keeps its points as speculative contacts (no tunnelling at speed). The bodies are
+merge-sorted (stable; ties by slot) along the axis of largest spread of their centres and swept;
+planes (infinite) are tested against each body directly.
+
+A pair is a candidate only when at least one body moves (``SI_ACT`` 2: awake dynamic or moving
+kinematic) and the other is not parked. Static-static, still-still, asleep-asleep, asleep-static
+pairs never appear, so a sleeping pile costs only the O(n) passes. Groups and masks filter both
+ways ((gA & mB) and (gB & mA)), and a sorted list of never-collide keys is binary-searched.
+Candidates are written as keys ``a << 32 | b`` (a < b) and sorted, which is the canonical order
+the manifolds and the solver follow.
+"""
+
+import math
+
+from numba import njit
+
+from ._layout import (
+    B_DIMS,
+    B_GROUP,
+    B_KIND,
+    B_MASK,
+    B_PARKED,
+    B_POS,
+    B_QUAT,
+    B_RADIUS,
+    B_SHAPE,
+    B_V,
+    B_W,
+    KIND_DYNAMIC,
+    KIND_FREE,
+    KIND_KINEMATIC,
+    KIND_STATIC,
+    SF_EXT,
+    SF_HI,
+    SF_KEY,
+    SF_LO,
+    SF_SHI,
+    SF_SLO,
+    SHAPE_BOX,
+    SHAPE_PLANE,
+    SHAPE_SPHERE,
+    SI_ACT,
+    SI_ORDER,
+    SI_PLANE,
+    SI_TMP,
+)
+from ._math import qmat, qrot
+
+KEY_SHIFT = 32
+KEY_MASK = (1 << 32) - 1
+
+
+@njit(cache=True)
+def compute_bounds(bf, bi, n, dt, gmag, base_margin, sf):
+    """AABBs (m) and speculative extents of every live, unparked body; returns the sweep axis."""
+    mean0 = 0.0
+    mean1 = 0.0
+    mean2 = 0.0
+    sq0 = 0.0
+    sq1 = 0.0
+    sq2 = 0.0
+    cnt = 0
+    for i in range(n):
+        if bi[i, B_KIND] == KIND_FREE or bi[i, B_PARKED] != 0:
+            continue
+        shape = bi[i, B_SHAPE]
+        if shape == SHAPE_PLANE:
+            sf[i, SF_EXT] = 0.0
+            continue
+        r = bf[i, B_RADIUS]
+        ext = 0.5 * base_margin
+        if bi[i, B_KIND] != KIND_STATIC:
+            vx = bf[i, B_V]
+            vy = bf[i, B_V + 1]
+            vz = bf[i, B_V + 2]
+            wx = bf[i, B_W]
+            wy = bf[i, B_W + 1]
+            wz = bf[i, B_W + 2]
+            sp = math.sqrt(vx * vx + vy * vy + vz * vz) + math.sqrt(wx * wx + wy * wy + wz * wz) * r
+            ext += dt * sp
+            if bi[i, B_KIND] == KIND_DYNAMIC:
+                ext += gmag * dt * dt
+        sf[i, SF_EXT] = ext
+        px = bf[i, B_POS]
+        py = bf[i, B_POS + 1]
+        pz = bf[i, B_POS + 2]
+        q = (bf[i, B_QUAT], bf[i, B_QUAT + 1], bf[i, B_QUAT + 2], bf[i, B_QUAT + 3])
+        if shape == SHAPE_SPHERE:
+            e0 = r
+            e1 = r
+            e2 = r
+        elif shape == SHAPE_BOX:
+            m = qmat(q)
+            hx = bf[i, B_DIMS]
+            hy = bf[i, B_DIMS + 1]
+            hz = bf[i, B_DIMS + 2]
+            e0 = abs(m[0]) * hx + abs(m[1]) * hy + abs(m[2]) * hz
+            e1 = abs(m[3]) * hx + abs(m[4]) * hy + abs(m[5]) * hz
+            e2 = abs(m[6]) * hx + abs(m[7]) * hy + abs(m[8]) * hz
+        else:  # capsule and cylinder: segment along local y, radius dims[0]
+            a = qrot(q, (0.0, bf[i, B_DIMS + 1], 0.0))
+            rr = bf[i, B_DIMS]
+            e0 = abs(a[0]) + rr
+            e1 = abs(a[1]) + rr
+            e2 = abs(a[2]) + rr
+        sf[i, SF_LO] = px - e0 - ext
+        sf[i, SF_LO + 1] = py - e1 - ext
+        sf[i, SF_LO + 2] = pz - e2 - ext
+        sf[i, SF_HI] = px + e0 + ext
+        sf[i, SF_HI + 1] = py + e1 + ext
+        sf[i, SF_HI + 2] = pz + e2 + ext
+        mean0 += px
+        mean1 += py
+        mean2 += pz
+        sq0 += px * px
+        sq1 += py * py
+        sq2 += pz * pz
+        cnt += 1
+    if cnt == 0:
+        return 0
+    inv = 1.0 / cnt
+    v0 = sq0 * inv - (mean0 * inv) ** 2
+    v1 = sq1 * inv - (mean1 * inv) ** 2
+    v2 = sq2 * inv - (mean2 * inv) ** 2
+    if v0 >= v1 and v0 >= v2:
+        return 0
+    if v2 >= v1:
+        return 2
+    return 1
+
+
+@njit(cache=True)
+def _merge_sort(si, sf, m):
+    """Stable bottom-up merge sort of si[:m, SI_ORDER] by sf[slot, SF_KEY], scratch SI_TMP."""
+    width = 1
+    src = SI_ORDER
+    dst = SI_TMP
+    while width < m:
+        i = 0
+        while i < m:
+            mid = min(i + width, m)
+            hi = min(i + 2 * width, m)
+            a = i
+            b = mid
+            k = i
+            while a < mid and b < hi:
+                if sf[si[b, src], SF_KEY] < sf[si[a, src], SF_KEY]:
+                    si[k, dst] = si[b, src]
+                    b += 1
+                else:
+                    si[k, dst] = si[a, src]
+                    a += 1
+                k += 1
+            while a < mid:
+                si[k, dst] = si[a, src]
+                a += 1
+                k += 1
+            while b < hi:
+                si[k, dst] = si[b, src]
+                b += 1
+                k += 1
+            i += 2 * width
+        src, dst = dst, src
+        width *= 2
+    if src != SI_ORDER:
+        for i in range(m):
+            si[i, SI_ORDER] = si[i, SI_TMP]
+
+
+@njit(cache=True)
+def _ignored(key, ign, n_ign):
+    lo = 0
+    hi = n_ign
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if ign[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < n_ign and ign[lo] == key
+
+
+@njit(cache=True, inline="always")
+def _filter(bi, a, b):
+    return (bi[a, B_GROUP] & bi[b, B_MASK]) != 0 and (bi[b, B_GROUP] & bi[a, B_MASK]) != 0
+
+
+@njit(cache=True)
+def find_pairs(bf, bi, n, sf, si, axis, keys, key_cap, ign, n_ign, base_margin):
+    """Candidate pairs as sorted keys in keys[:count]; returns the count found (may exceed
+    key_cap: then only key_cap are written and the caller grows the array for the next step)."""
+    m = 0
+    nplanes = 0
+    for i in range(n):
+        if bi[i, B_KIND] == KIND_FREE or bi[i, B_PARKED] != 0:
+            continue
+        if bi[i, B_SHAPE] == SHAPE_PLANE:
+            si[nplanes, SI_PLANE] = i
+            nplanes += 1
+            continue
+        si[m, SI_ORDER] = i
+        sf[i, SF_KEY] = sf[i, SF_LO + axis]
+        m += 1
+    _merge_sort(si, sf, m)
+    # the boxes in sweep order, contiguous (the inner loop then walks memory in order); the
+    # sweep axis goes first, then the other two
+    a1 = (axis + 1) % 3
+    a2 = (axis + 2) % 3
+    for ii in range(m):
+        i = si[ii, SI_ORDER]
+        sf[ii, SF_SLO] = sf[i, SF_LO + axis]
+        sf[ii, SF_SLO + 1] = sf[i, SF_LO + a1]
+        sf[ii, SF_SLO + 2] = sf[i, SF_LO + a2]
+        sf[ii, SF_SHI] = sf[i, SF_HI + axis]
+        sf[ii, SF_SHI + 1] = sf[i, SF_HI + a1]
+        sf[ii, SF_SHI + 2] = sf[i, SF_HI + a2]
+        si[ii, SI_TMP] = si[i, SI_ACT]
+    count = 0
+    for ii in range(m):
+        i = si[ii, SI_ORDER]
+        ai = si[ii, SI_TMP]
+        hi_i = sf[ii, SF_SHI]
+        lo1 = sf[ii, SF_SLO + 1]
+        hi1 = sf[ii, SF_SHI + 1]
+        lo2 = sf[ii, SF_SLO + 2]
+        hi2 = sf[ii, SF_SHI + 2]
+        for jj in range(ii + 1, m):
+            if sf[jj, SF_SLO] > hi_i:
+                break
+            if ai != 2 and si[jj, SI_TMP] != 2:
+                continue
+            if (sf[jj, SF_SLO + 1] > hi1 or lo1 > sf[jj, SF_SHI + 1]
+                    or sf[jj, SF_SLO + 2] > hi2 or lo2 > sf[jj, SF_SHI + 2]):
+                continue
+            j = si[jj, SI_ORDER]
+            # a moving kinematic against a static or another kinematic: no response
+            if bi[i, B_KIND] != KIND_DYNAMIC and bi[j, B_KIND] != KIND_DYNAMIC:
+                continue
+            if not _filter(bi, i, j):
+                continue
+            a = min(i, j)
+            b = max(i, j)
+            key = (a << KEY_SHIFT) | b
+            if n_ign > 0 and _ignored(key, ign, n_ign):
+                continue
+            if count < key_cap:
+                keys[count] = key
+            count += 1
+    for pp in range(nplanes):
+        p = si[pp, SI_PLANE]
+        nq = (bf[p, B_QUAT], bf[p, B_QUAT + 1], bf[p, B_QUAT + 2], bf[p, B_QUAT + 3])
+        nrm = qrot(nq, (0.0, 1.0, 0.0))
+        off = nrm[0] * bf[p, B_POS] + nrm[1] * bf[p, B_POS + 1] + nrm[2] * bf[p, B_POS + 2]
+        for ii in range(m):
+            i = si[ii, SI_ORDER]
+            if si[i, SI_ACT] != 2 or bi[i, B_KIND] != KIND_DYNAMIC:
+                continue
+            d = (nrm[0] * bf[i, B_POS] + nrm[1] * bf[i, B_POS + 1] + nrm[2] * bf[i, B_POS + 2]
+                 - off - bf[i, B_RADIUS])
+            if d > sf[i, SF_EXT] + 0.5 * base_margin:
+                continue
+            if not _filter(bi, i, p):
+                continue
+            a = min(i, p)
+            b = max(i, p)
+            key = (a << KEY_SHIFT) | b
+            if n_ign > 0 and _ignored(key, ign, n_ign):
+                continue
+            if count < key_cap:
+                keys[count] = key
+            count += 1
+    nk = min(count, key_cap)
+    keys[:nk].sort()
+    return count
+
+
+_unused = (KIND_KINEMATIC,)

@@ -1,0 +1,626 @@
+"""Renderer: draws a Scene with moderngl into its own framebuffers (GPU side).
+
+Passes per frame: the shadow map (depth from the sun), then colour (sky, ground, shapes,
+figures, hordes, overlays) into a multisampled framebuffer resolved for reading or for the
+window. Picking draws ids (uint) into a one-pixel scissor of its own framebuffer and unprojects
+the depth there.
+
+Skinned figures sharing a mesh go in one instanced draw: their skinning matrices are the rows of
+one float texture. A horde is one instanced draw over its pose bank's texture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import moderngl
+import numpy as np
+
+from . import _meshes, _shaders, _xform
+from ._scene import BODY_BASE, ID_GROUND, Scene
+
+_SKIN_VERT_FMT = ("3f 3f 4f 4f 3f", "in_pos", "in_normal", "in_joints", "in_weights", "in_color")
+_SKIN_INST_FMT = ("4f 4f u u /i", "i_place", "i_tint", "i_row", "i_id")
+_SKIN_INST_DTYPE = np.dtype([("place", "f4", 4), ("tint", "f4", 4), ("row", "u4"), ("id", "u4")])
+_SHAPE_VERT_FMT = ("3f 3f 1f", "in_pos", "in_normal", "in_cap")
+_SHAPE_INST_FMT = ("16f 4f 4f u /i", "i_model", "i_dims", "i_color", "i_id")
+_SHAPE_INST_DTYPE = np.dtype([("model", "f4", 16), ("dims", "f4", 4), ("color", "f4", 4),
+                              ("id", "u4")])
+_SHAPE_KINDS = ("sphere", "capsule", "box", "cylinder")  # u_kind 0..3; physics SHAPE_* 0,1,2,4
+_PASSES = ("colour", "depth", "pick")
+_SUN_HEIGHT = 60.0  # m: the shadow map's eye above its centre, along the light
+
+
+@dataclass
+class Pick:
+    """What lies under a pixel.
+
+    ``target``: an object handle (int) for a figure with an object, the FigureItem for one
+    without, a ``HordeInstance``, a body (``physics.Body`` handle; its ``.slot``), ``GROUND``,
+    or None (the sky). ``point``: the
+    world point (3,) m under the pixel, or None. ``depth``: the distance along the view ray
+    (m). ``pick_id`` is the raw id.
+    """
+
+    target: Any
+    point: np.ndarray | None
+    pick_id: int
+    depth: float | None = None
+
+    @property
+    def kind(self) -> str:
+        from ._scene import GROUND, Body, FigureItem, HordeInstance
+
+        t = self.target
+        if t is None:
+            return "none"
+        if t is GROUND:
+            return "ground"
+        if isinstance(t, HordeInstance):
+            return "horde"
+        if isinstance(t, Body) or (hasattr(t, "slot") and hasattr(t, "gen")):
+            return "body"
+        if isinstance(t, FigureItem) or isinstance(t, int):
+            return "figure"
+        return "other"
+
+
+def _bank_radius(h) -> float:
+    """Bounding radius (m) about the instance's position of every pose in its bank."""
+    r = getattr(h, "_radius", None)
+    if r is None or getattr(h, "_radius_version", -1) != h.bank_version:
+        p = h.mesh.positions.astype(np.float64)
+        # a vertex's reach is under its bind distance plus its bones' travel: bound it loosely
+        t = np.asarray(h.bank, dtype=np.float64)[:, :, :3, 3]
+        r = float(np.linalg.norm(p, axis=1).max() + np.linalg.norm(t, axis=2).max() + 0.25)
+        h._radius, h._radius_version = r, h.bank_version
+    return r
+
+
+def _in_frustum(centres: np.ndarray, vp: np.ndarray, radius: float) -> np.ndarray:
+    """(n,) bool: spheres of ``radius`` m about ``centres`` (n, 3) that touch the frustum of
+    the view-projection ``vp`` (planes from its rows, Gribb & Hartmann)."""
+    m = np.asarray(vp, dtype=np.float64)
+    planes = np.array([m[3] + m[0], m[3] - m[0], m[3] + m[1], m[3] - m[1], m[3] + m[2],
+                       m[3] - m[2]])
+    planes /= np.linalg.norm(planes[:, :3], axis=1, keepdims=True)
+    d = centres.astype(np.float64) @ planes[:, :3].T + planes[:, 3]
+    return np.all(d > -radius, axis=1)
+
+
+class _Group:
+    """GPU copy of one skinned mesh and an instance buffer."""
+
+    def __init__(self, r: Renderer, mesh) -> None:
+        ctx = r.ctx
+        self.vbo = ctx.buffer(mesh.vertex_data().tobytes())
+        self.ibo = ctx.buffer(mesh.indices.tobytes())
+        self.inst: Any = None
+        self.cap = 0
+        self.vaos: dict[str, moderngl.VertexArray] = {}
+        self.r = r
+        self.used = True
+
+    def ensure(self, n: int) -> None:
+        if n <= self.cap:
+            return
+        cap = max(16, 1 << (n - 1).bit_length())
+        if self.inst is not None:
+            self.inst.release()
+        for v in self.vaos.values():
+            v.release()
+        self.inst = self.r.ctx.buffer(reserve=cap * _SKIN_INST_DTYPE.itemsize, dynamic=True)
+        self.cap = cap
+        self.vaos = {}
+        for p in _PASSES:
+            self.vaos[p] = self.r.ctx.vertex_array(
+                self.r.progs["skinned", p],
+                [(self.vbo, *_SKIN_VERT_FMT), (self.inst, *_SKIN_INST_FMT)],
+                index_buffer=self.ibo, index_element_size=4, skip_errors=True)
+
+    def release(self) -> None:
+        for v in self.vaos.values():
+            v.release()
+        for b in (self.vbo, self.ibo, self.inst):
+            if b is not None:
+                b.release()
+        self.vaos = {}
+
+
+class _HordeGPU:
+    def __init__(self, r: Renderer, horde) -> None:
+        self.group = _Group(r, horde.mesh)
+        self.group.ensure(horde.capacity)
+        self.tex: Any = None
+        self.bank_version = -1
+        self.used = True
+
+    def upload_bank(self, r: Renderer, horde) -> None:
+        if self.bank_version == horde.bank_version and self.tex is not None:
+            return
+        if self.tex is not None:
+            self.tex.release()
+        b = np.ascontiguousarray(np.asarray(horde.bank, dtype=np.float32).transpose(0, 1, 3, 2))
+        f, j = b.shape[:2]
+        self.tex = r.ctx.texture((j * 4, f), 4, b.tobytes(), dtype="f4")
+        # linear along the frames (the shader samples column centres), repeating past the last
+        self.tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self.tex.repeat_x = False
+        self.tex.repeat_y = True
+        self.bank_version = horde.bank_version
+
+    def release(self) -> None:
+        self.group.release()
+        if self.tex is not None:
+            self.tex.release()
+
+
+class Renderer:
+    """Draws scenes into ``width`` × ``height`` frames on a moderngl context.
+
+    Args:
+        ctx: a moderngl context (EGL standalone, or the window's).
+        width, height: frame size in pixels.
+        samples: MSAA samples of the colour pass (0 or 1: none).
+        shadow_size: the shadow map's side in texels.
+    """
+
+    def __init__(self, ctx: moderngl.Context, width: int, height: int, samples: int = 4,
+                 shadow_size: int = 2048) -> None:
+        self.ctx = ctx
+        self.progs: dict[tuple[str, str], moderngl.Program] = {}
+        frags = {"colour": _shaders.FRAG_COLOUR, "depth": _shaders.FRAG_DEPTH,
+                 "pick": _shaders.FRAG_PICK}
+        for kind, vert in (("skinned", _shaders.VERT_SKINNED), ("shape", _shaders.VERT_SHAPE),
+                           ("ground", _shaders.VERT_GROUND)):
+            for p in _PASSES:
+                frag = _shaders.FRAG_GROUND if (kind == "ground" and p == "colour") else frags[p]
+                self.progs[kind, p] = ctx.program(vertex_shader=vert, fragment_shader=frag)
+        self.progs["sky", "colour"] = ctx.program(vertex_shader=_shaders.VERT_SKY,
+                                                  fragment_shader=_shaders.FRAG_SKY)
+        quad = np.array([-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1], dtype=np.float32)
+        self.quad = ctx.buffer(quad.tobytes())
+        self.quad_vaos = {}
+        for key in (("ground", "colour"), ("ground", "depth"), ("ground", "pick"),
+                    ("sky", "colour")):
+            self.quad_vaos[key] = ctx.vertex_array(self.progs[key], [(self.quad, "2f", "in_xz")],
+                                                   skip_errors=True)
+        # primitive shapes
+        self.shapes: dict[str, dict[str, Any]] = {}
+        for name in _SHAPE_KINDS:
+            verts, idx = _meshes.SHAPES[name]()
+            vbo = ctx.buffer(verts.tobytes())
+            ibo = ctx.buffer(idx.tobytes())
+            self.shapes[name] = {"vbo": vbo, "ibo": ibo, "inst": None, "cap": 0, "vaos": {}}
+        # shadow map
+        self.shadow_size = int(shadow_size)
+        self.shadow_tex = ctx.depth_texture((self.shadow_size, self.shadow_size))
+        self.shadow_tex.compare_func = "<="
+        self.shadow_tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self.shadow_tex.repeat_x = False
+        self.shadow_tex.repeat_y = False
+        self.shadow_fbo = ctx.framebuffer(depth_attachment=self.shadow_tex)
+        self.bones_tex: Any = None
+        self.bones_shape = (0, 0)
+        self.groups: dict[int, _Group] = {}   # id(mesh) -> group
+        self.group_meshes: dict[int, Any] = {}
+        self.hordes: dict[int, _HordeGPU] = {}
+        self.horde_objs: dict[int, Any] = {}
+        self.width = self.height = 0
+        self.samples = int(samples)
+        self.fbo: Any = None
+        self.msaa_fbo: Any = None
+        self.pick_fbo: Any = None
+        self.pick_depth: Any = None
+        self.headless = False
+        self._fbo_parts: list = []
+        self.resize(width, height)
+        self.light_vp = np.eye(4)
+        self.frames_drawn = 0
+
+    # -- framebuffers ----------------------------------------------------------------------
+    def resize(self, width: int, height: int) -> None:
+        width, height = int(width), int(height)
+        if width < 1 or height < 1:
+            raise ValueError("width and height must be at least 1 pixel")
+        if (width, height) == (self.width, self.height):
+            return
+        for part in self._fbo_parts:
+            part.release()
+        ctx = self.ctx
+        size = (width, height)
+        colour = ctx.texture(size, 4)
+        depth = ctx.depth_renderbuffer(size)
+        self.fbo = ctx.framebuffer([colour], depth)
+        parts = [self.fbo, colour, depth]
+        self.msaa_fbo = None
+        if self.samples > 1:
+            try:
+                mc = ctx.renderbuffer(size, 4, samples=self.samples)
+                md = ctx.depth_renderbuffer(size, samples=self.samples)
+                self.msaa_fbo = ctx.framebuffer([mc], md)
+                parts += [self.msaa_fbo, mc, md]
+            except moderngl.Error:
+                self.msaa_fbo = None
+        pid = ctx.renderbuffer(size, 1, dtype="u4")
+        pdepth = ctx.depth_texture(size)
+        self.pick_fbo = ctx.framebuffer([pid], pdepth)
+        self.pick_depth = pdepth
+        parts += [self.pick_fbo, pid, pdepth]
+        self._fbo_parts = parts
+        self.width, self.height = width, height
+
+    # -- per-frame data --------------------------------------------------------------------
+    def _sync(self, scene: Scene) -> dict:
+        """Upload the scene's poses and instances; free GPU copies nobody draws any more."""
+        scene.sync()
+        for grp in self.groups.values():
+            grp.used = False
+        # figures grouped by mesh; their skinning matrices as rows of one texture
+        by_mesh: dict[int, list] = {}
+        worlds = []
+        for f in scene.all_figures():
+            if not f.visible:
+                continue
+            w = f.world()
+            if w is None:
+                continue
+            worlds.append(f.mesh.skinning(w))
+            by_mesh.setdefault(id(f.mesh), []).append((f, len(worlds) - 1))
+        draws = []
+        if worlds:
+            jmax = max(s.shape[0] for s in worlds)
+            rows = np.zeros((len(worlds), jmax, 4, 4), dtype=np.float32)
+            for i, s in enumerate(worlds):
+                rows[i, : s.shape[0]] = s.transpose(0, 2, 1)
+            shape = (jmax * 4, len(worlds))
+            if self.bones_tex is None or self.bones_shape[0] < shape[0] or \
+                    self.bones_shape[1] < shape[1]:
+                if self.bones_tex is not None:
+                    self.bones_tex.release()
+                cap = (max(shape[0], self.bones_shape[0]),
+                       max(16, 1 << (shape[1] - 1).bit_length(), self.bones_shape[1]))
+                self.bones_tex = self.ctx.texture(cap, 4, dtype="f4")
+                self.bones_tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
+                self.bones_shape = cap
+            self.bones_tex.write(rows.tobytes(), viewport=(0, 0, shape[0], shape[1]))
+            for key, items in by_mesh.items():
+                mesh = items[0][0].mesh
+                g: _Group | None = self.groups.get(key)
+                if g is None or self.group_meshes.get(key) is not mesh:
+                    if g is not None:
+                        g.release()
+                    g = self.groups[key] = _Group(self, mesh)
+                    self.group_meshes[key] = mesh
+                g.used = True
+                g.ensure(len(items))
+                inst = np.zeros(len(items), dtype=_SKIN_INST_DTYPE)
+                for i, (f, row) in enumerate(items):
+                    inst[i]["tint"][:3] = f.tint
+                    inst[i]["tint"][3] = 0.0
+                    inst[i]["row"] = row
+                    inst[i]["id"] = f.pick_id
+                g.inst.write(inst.tobytes())
+                draws.append((g, len(items)))
+        for key in [k for k, g in self.groups.items() if not g.used]:
+            self.groups.pop(key).release()
+            self.group_meshes.pop(key, None)
+        # hordes
+        hdraws = []
+        live = set()
+        for h in scene.hordes:
+            live.add(id(h))
+            hg = self.hordes.get(id(h))
+            if hg is None or self.horde_objs.get(id(h)) is not h:
+                if hg is not None:
+                    hg.release()
+                hg = self.hordes[id(h)] = _HordeGPU(self, h)
+                self.horde_objs[id(h)] = h
+            hg.upload_bank(self, h)
+            n = int(h.count)
+            if not h.visible or n == 0:
+                continue
+            inst = np.zeros(n, dtype=_SKIN_INST_DTYPE)
+            inst["place"][:, :3] = h.pos[:n]
+            inst["place"][:, 3] = h.yaw[:n]
+            inst["tint"][:, :3] = h.tint[:n]
+            inst["tint"][:, 3] = h.phase[:n]
+            inst["id"] = h.id_base + np.arange(n, dtype=np.uint32)
+            hdraws.append((hg, h, inst, _bank_radius(h)))
+        for key in [k for k in self.hordes if k not in live]:
+            self.hordes.pop(key).release()
+            self.horde_objs.pop(key, None)
+        # bodies
+        solid, overlay = self._body_instances(scene)
+        return {"figures": draws, "hordes": hdraws, "solid": solid, "overlay": overlay}
+
+    def _body_instances(self, scene: Scene):
+        b = scene.bodies()
+        solid: dict[str, np.ndarray] = {}
+        overlay: dict[str, np.ndarray] = {}
+        if b is not None and len(b[0]):
+            from ae3d.physics import _layout as L
+
+            slots, kinds, shapes, pos, quat, dims = b
+            models = _xform.compose(pos, quat)
+            code = {L.SHAPE_SPHERE: "sphere", L.SHAPE_CAPSULE: "capsule", L.SHAPE_BOX: "box",
+                    L.SHAPE_CYLINDER: "cylinder"}
+            skip = scene.skinned_bodies()
+            hidden = np.array([s in skip for s in slots], dtype=bool)
+            for shp, name in code.items():
+                sel = shapes == shp
+                if not sel.any():
+                    continue
+                inst = np.zeros(int(sel.sum()), dtype=_SHAPE_INST_DTYPE)
+                inst["model"] = models[sel].transpose(0, 2, 1).reshape(-1, 16)
+                inst["dims"][:, :3] = dims[sel]
+                cols = np.array([scene.body_colors.get(int(k), (0.5, 0.5, 0.5))
+                                 for k in kinds[sel]], dtype=np.float32)
+                inst["color"][:, :3] = cols
+                inst["color"][:, 3] = 1.0
+                inst["id"] = BODY_BASE + slots[sel].astype(np.uint32)
+                if scene.draw_bodies:
+                    keep = ~hidden[sel]
+                    if keep.any():
+                        solid[name] = inst[keep]
+                if scene.debug.bodies:
+                    o = inst.copy()
+                    o["color"][:, :3] = (0.2, 0.9, 0.5)
+                    o["color"][:, 3] = 0.35
+                    overlay[name] = o
+        pts = scene.markers()
+        if pts:
+            inst = np.zeros(len(pts), dtype=_SHAPE_INST_DTYPE)
+            for i, (p, c, radius) in enumerate(pts):
+                m = np.eye(4)
+                m[:3, 3] = p
+                inst[i]["model"] = m.T.reshape(16)
+                inst[i]["dims"][:] = radius
+                inst[i]["color"][:3] = c
+                inst[i]["color"][3] = 0.9
+            overlay["sphere"] = np.concatenate([overlay["sphere"], inst]) \
+                if "sphere" in overlay else inst
+        return solid, overlay
+
+    def _shape_vao(self, name: str, pass_: str, n: int):
+        s = self.shapes[name]
+        if n > s["cap"]:
+            if s["inst"] is not None:
+                s["inst"].release()
+            for v in s["vaos"].values():
+                v.release()
+            cap = max(16, 1 << (n - 1).bit_length())
+            s["inst"] = self.ctx.buffer(reserve=cap * _SHAPE_INST_DTYPE.itemsize, dynamic=True)
+            s["cap"] = cap
+            s["vaos"] = {}
+        if pass_ not in s["vaos"]:
+            s["vaos"][pass_] = self.ctx.vertex_array(
+                self.progs["shape", pass_],
+                [(s["vbo"], *_SHAPE_VERT_FMT), (s["inst"], *_SHAPE_INST_FMT)],
+                index_buffer=s["ibo"], index_element_size=4, skip_errors=True)
+        return s["vaos"][pass_], s["inst"]
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _set(self, prog: moderngl.Program, name: str, value) -> None:
+        if name in prog:
+            u: Any = prog[name]
+            if isinstance(value, np.ndarray) and value.shape == (4, 4):
+                u.write(_xform.to_gl(value))
+            else:
+                u.value = value
+
+    def _uniforms(self, scene: Scene, prog, vp, pass_: str) -> None:
+        L = scene.light
+        self._set(prog, "u_vp", vp)
+        if pass_ != "colour":
+            return
+        self._set(prog, "u_sun_dir", tuple(float(x) for x in L.direction))
+        self._set(prog, "u_sun_color", tuple(L.color))
+        self._set(prog, "u_sky_color", tuple(L.sky))
+        self._set(prog, "u_bounce_color", tuple(L.bounce))
+        self._set(prog, "u_eye", tuple(float(x) for x in scene.camera.eye))
+        self._set(prog, "u_fog_color", tuple(scene.fog_color))
+        far = scene.camera.far
+        self._set(prog, "u_fog", (0.35 * far * 0.4, far * 0.8))
+        self._set(prog, "u_light_vp", self.light_vp)
+        self._set(prog, "u_shadow_texel", 1.0 / self.shadow_size)
+        # 1.5 cm along the light, in [0, 1] depth over the map's range (a larger bias lifts
+        # shadows off their casters' contacts)
+        self._set(prog, "u_shadow_bias", 0.015 * 0.5 / (_SUN_HEIGHT * 2.0 - 1.0))
+        self._set(prog, "u_shadows", 1 if L.shadows else 0)
+        if "u_shadow" in prog:
+            prog["u_shadow"].value = 1
+            self.shadow_tex.use(1)
+
+    def _geometry(self, scene: Scene, data: dict, vp, pass_: str) -> None:
+        ctx = self.ctx
+        # ground
+        if scene.ground:
+            prog = self.progs["ground", pass_]
+            self._uniforms(scene, prog, vp, pass_)
+            cam = scene.camera
+            half = min(cam.far, 1000.0)
+            self._set(prog, "u_centre", (float(cam.target[0]), scene.ground_height(),
+                                         float(cam.target[2])))
+            self._set(prog, "u_half", half)
+            self._set(prog, "u_id", ID_GROUND)
+            self._set(prog, "u_ground_color", tuple(scene.ground_color))
+            self._set(prog, "u_line_color", tuple(scene.ground_line_color))
+            if pass_ != "depth":  # the ground casts no shadow worth its fill
+                ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
+                self.quad_vaos["ground", pass_].render()
+                ctx.enable(moderngl.CULL_FACE)
+        # shapes
+        prog = self.progs["shape", pass_]
+        self._uniforms(scene, prog, vp, pass_)
+        for kind_i, name in enumerate(_SHAPE_KINDS):
+            inst = data["solid"].get(name)
+            if inst is None or not len(inst):
+                continue
+            vao, buf = self._shape_vao(name, pass_, len(inst))
+            buf.write(inst.tobytes())
+            self._set(prog, "u_kind", kind_i)
+            vao.render(instances=len(inst))
+        # figures and hordes
+        prog = self.progs["skinned", pass_]
+        self._uniforms(scene, prog, vp, pass_)
+        if data["figures"]:
+            self._set(prog, "u_mode", 0)
+            self._set(prog, "u_bones", 0)
+            self.bones_tex.use(0)
+            for g, n in data["figures"]:
+                g.vaos[pass_].render(instances=n)
+        for hg, h, inst, radius in data["hordes"]:
+            # cull on the CPU to this pass's frustum: the shadow map sees a small square of a
+            # big horde, the camera rarely all of it; parked instances fall out here too
+            keep = _in_frustum(inst["place"][:, :3], vp, radius)
+            if not keep.any():
+                continue
+            sub = inst[keep]
+            hg.group.inst.write(sub.tobytes())
+            self._set(prog, "u_mode", 1)
+            self._set(prog, "u_bones", 0)
+            self._set(prog, "u_frames", h.frames)
+            self._set(prog, "u_facing", float(h.facing))
+            hg.tex.use(0)
+            hg.group.vaos[pass_].render(instances=len(sub))
+
+    def _light_matrix(self, scene: Scene) -> np.ndarray:
+        L = scene.light
+        cam = scene.camera
+        r = L.shadow_extent if L.shadow_extent > 0 else float(np.clip(cam.distance * 0.9, 6, 40))
+        d = np.asarray(L.direction, dtype=np.float64)
+        d = d / np.linalg.norm(d)
+        centre = cam.target.copy()
+        centre[1] = scene.ground_height()
+        view = _xform.look_at(centre + d * _SUN_HEIGHT, centre,
+                              (0.0, 0.0, 1.0) if abs(d[1]) > 0.99 else (0.0, 1.0, 0.0))
+        # snap the centre to whole texels so shadows do not crawl as the camera moves
+        texel = 2.0 * r / self.shadow_size
+        c = view @ np.append(centre, 1.0)
+        view[0, 3] -= c[0] - np.floor(c[0] / texel) * texel
+        view[1, 3] -= c[1] - np.floor(c[1] / texel) * texel
+        return _xform.ortho(r, r, 1.0, _SUN_HEIGHT * 2.0) @ view
+
+    def draw(self, scene: Scene) -> dict:
+        """Draw the scene into the frame (``self.fbo`` once resolved); returns the frame data."""
+        ctx = self.ctx
+        data = self._sync(scene)
+        ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        ctx.disable(moderngl.BLEND)
+        # shadow pass
+        self.light_vp = self._light_matrix(scene)
+        if scene.light.shadows:
+            self.shadow_fbo.use()
+            self.shadow_fbo.clear(depth=1.0)
+            self._geometry(scene, data, self.light_vp, "depth")
+        # colour pass
+        target = self.msaa_fbo or self.fbo
+        target.use()
+        target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+        vp = scene.camera.view_projection(self.width, self.height)
+        ctx.disable(moderngl.DEPTH_TEST)
+        sky = self.progs["sky", "colour"]
+        self._set(sky, "u_inv_vp", np.linalg.inv(vp))
+        self._set(sky, "u_fog_color", tuple(scene.fog_color))
+        self._set(sky, "u_zenith_color", tuple(scene.zenith_color))
+        self.quad_vaos["sky", "colour"].render()
+        ctx.enable(moderngl.DEPTH_TEST)
+        self._geometry(scene, data, vp, "colour")
+        # overlays: see-through, on top
+        if data["overlay"]:
+            ctx.enable(moderngl.BLEND)
+            ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+            ctx.disable(moderngl.DEPTH_TEST)
+            prog = self.progs["shape", "colour"]
+            self._uniforms(scene, prog, vp, "colour")
+            for kind_i, name in enumerate(_SHAPE_KINDS):
+                inst = data["overlay"].get(name)
+                if inst is None:
+                    continue
+                vao, buf = self._shape_vao(name, "colour", len(inst))
+                buf.write(inst.tobytes())
+                self._set(prog, "u_kind", kind_i)
+                vao.render(instances=len(inst))
+            ctx.disable(moderngl.BLEND)
+            ctx.enable(moderngl.DEPTH_TEST)
+        if self.msaa_fbo is not None:
+            ctx.copy_framebuffer(self.fbo, self.msaa_fbo)
+        self.frames_drawn += 1
+        return data
+
+    def read(self) -> np.ndarray:
+        """The last drawn frame as (height, width, 3) uint8 sRGB, top row first."""
+        raw = self.fbo.read(components=3, alignment=1)
+        img = np.frombuffer(raw, dtype=np.uint8).reshape(self.height, self.width, 3)
+        return np.ascontiguousarray(img[::-1])
+
+    def pick(self, scene: Scene, x: float, y: float, data: dict | None = None) -> Pick:
+        """What lies under pixel (x, y) (x right, y down, in pixels of this frame)."""
+        xi, yi = int(np.floor(x)), int(np.floor(y))
+        if not (0 <= xi < self.width and 0 <= yi < self.height):
+            raise ValueError(f"pixel ({x}, {y}) is outside the {self.width}x{self.height} frame")
+        if data is None:
+            data = self._sync(scene)
+        ctx = self.ctx
+        gy = self.height - 1 - yi
+        self.pick_fbo.use()
+        ctx.scissor = (xi, gy, 1, 1)
+        self.pick_fbo.clear(0.0, 0.0, 0.0, 0.0, depth=1.0)
+        ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        ctx.disable(moderngl.BLEND)
+        vp = scene.camera.view_projection(self.width, self.height)
+        self._geometry(scene, data, vp, "pick")
+        ctx.scissor = None
+        raw = self.pick_fbo.read(viewport=(xi, gy, 1, 1), components=1, dtype="u4")
+        pid = int(np.frombuffer(raw, dtype=np.uint32)[0])
+        draw = self.pick_fbo.read(viewport=(xi, gy, 1, 1), components=1, attachment=-1,
+                                  dtype="f4")
+        d = float(np.frombuffer(draw, dtype=np.float32)[0])
+        target = scene.resolve(pid)
+        if target is not None and hasattr(target, "obj") and target.obj is not None:
+            target = target.obj
+        point = None
+        dist = None
+        if pid != 0 and d < 1.0:
+            inv = np.linalg.inv(vp)
+            ndc = np.array([2.0 * (xi + 0.5) / self.width - 1.0,
+                            2.0 * (gy + 0.5) / self.height - 1.0, 2.0 * d - 1.0, 1.0])
+            p = inv @ ndc
+            point = p[:3] / p[3]
+            dist = float(np.linalg.norm(point - scene.camera.eye))
+        return Pick(target, point, pid, dist)
+
+    def release(self) -> None:
+        """Free every GPU object this renderer made."""
+        for g in self.groups.values():
+            g.release()
+        for h in self.hordes.values():
+            h.release()
+        self.groups.clear()
+        self.hordes.clear()
+        for part in self._fbo_parts:
+            part.release()
+        self._fbo_parts = []
+        for s in self.shapes.values():
+            for v in s["vaos"].values():
+                v.release()
+            for k in ("vbo", "ibo", "inst"):
+                if s[k] is not None:
+                    s[k].release()
+        for v in self.quad_vaos.values():
+            v.release()
+        self.quad.release()
+        if self.bones_tex is not None:
+            self.bones_tex.release()
+        self.shadow_fbo.release()
+        self.shadow_tex.release()
+        for p in self.progs.values():
+            p.release()
+        self.progs.clear()
+
+    @property
+    def gpu_meshes(self) -> int:
+        """How many skinned meshes this renderer holds on the GPU (figures' and hordes')."""
+        return len(self.groups) + len(self.hordes)

@@ -1,0 +1,225 @@
+"""GLSL 3.30 sources. Every geometry kind has one vertex shader and three fragment shaders:
+``colour`` (lit, shadowed), ``depth`` (the shadow map) and ``pick`` (a uint id per pixel).
+
+Skinning matrices live in float textures (RGBA32F), one matrix as four texels holding its
+columns, one row of the texture per figure (or per frame of a horde's pose bank).
+"""
+
+VERSION = "#version 330 core\n"
+
+# ------------------------------------------------------------------ shared lighting
+LIGHTING = """
+uniform vec3 u_sun_dir;      // unit vector towards the sun
+uniform vec3 u_sun_color;    // linear RGB
+uniform vec3 u_sky_color;    // ambient from above, linear RGB
+uniform vec3 u_bounce_color; // ambient from below, linear RGB
+uniform vec3 u_eye;          // camera position (m)
+uniform vec3 u_fog_color;
+uniform vec2 u_fog;          // fog start, end (m)
+uniform mat4 u_light_vp;
+uniform sampler2DShadow u_shadow;
+uniform float u_shadow_texel;
+uniform float u_shadow_bias;  // depth bias in the shadow map's depth units (a few cm)
+uniform int u_shadows;
+
+float shadow_at(vec3 wp, vec3 n) {
+    if (u_shadows == 0) return 1.0;
+    // normal offset + slope bias keep the lit side free of acne
+    float ndl = clamp(dot(n, u_sun_dir), 0.0, 1.0);
+    vec4 lp = u_light_vp * vec4(wp + n * (0.02 + 0.03 * (1.0 - ndl)), 1.0);
+    vec3 p = lp.xyz / lp.w * 0.5 + 0.5;
+    if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) return 1.0;
+    float s = 0.0;
+    for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+            s += texture(u_shadow, vec3(p.xy + vec2(dx, dy) * u_shadow_texel, p.z - u_shadow_bias));
+    return s / 9.0;
+}
+
+vec3 shade(vec3 base, vec3 n, vec3 wp, float shininess) {
+    float ndl = max(dot(n, u_sun_dir), 0.0);
+    float sh = ndl > 0.0 ? shadow_at(wp, n) : 0.0;
+    vec3 amb = mix(u_bounce_color, u_sky_color, n.y * 0.5 + 0.5);
+    vec3 v = normalize(u_eye - wp);
+    vec3 h = normalize(v + u_sun_dir);
+    float spec = shininess * pow(max(dot(n, h), 0.0), 24.0) * ndl * sh;
+    float rim = 0.12 * pow(1.0 - max(dot(n, v), 0.0), 3.0);   // separates a figure from the ground
+    vec3 c = base * (amb + u_sun_color * ndl * sh) + vec3(spec) + base * rim;
+    float d = length(u_eye - wp);
+    float f = clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
+    return mix(c, u_fog_color, f);
+}
+
+vec4 to_srgb(vec3 c) { return vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0); }
+"""
+
+FRAG_COLOUR = VERSION + LIGHTING + """
+in vec3 v_wp; in vec3 v_n; in vec4 v_color; flat in uint v_id;
+out vec4 f_color;
+void main() {
+    vec3 n = normalize(v_n);
+    if (!gl_FrontFacing) n = -n;
+    f_color = to_srgb(shade(v_color.rgb, n, v_wp, 0.25));
+    f_color.a = v_color.a;
+}
+"""
+
+FRAG_DEPTH = VERSION + """
+in vec3 v_wp; in vec3 v_n; in vec4 v_color; flat in uint v_id;
+void main() {}
+"""
+
+FRAG_PICK = VERSION + """
+in vec3 v_wp; in vec3 v_n; in vec4 v_color; flat in uint v_id;
+out uint f_id;
+void main() { f_id = v_id; }
+"""
+
+# ------------------------------------------------------------------ skinned figures and hordes
+VERT_SKINNED = VERSION + """
+in vec3 in_pos; in vec3 in_normal; in vec4 in_joints; in vec4 in_weights; in vec3 in_color;
+in vec4 i_place;   // horde: x, y, z (m), heading (rad); figures: unused
+in vec4 i_tint;    // rgb multiplier, phase 0..1 (horde)
+in uint i_row;     // figures: row of the bone texture
+in uint i_id;      // pick id
+uniform sampler2D u_bones;
+uniform int u_mode;          // 0: figures (rows hold world skinning matrices); 1: horde (bank)
+uniform int u_frames;        // horde: frames in the bank
+uniform float u_facing;      // horde: turn added to every heading (rad)
+uniform mat4 u_vp;
+out vec3 v_wp; out vec3 v_n; out vec4 v_color; flat out uint v_id;
+
+mat4 bone(int j, int row) {
+    return mat4(texelFetch(u_bones, ivec2(j * 4 + 0, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 1, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 2, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 3, row), 0));
+}
+
+mat4 bank(int j, float v) {
+    float w = float(textureSize(u_bones, 0).x);
+    float u = (float(j * 4) + 0.5) / w;
+    return mat4(texture(u_bones, vec2(u, v)), texture(u_bones, vec2(u + 1.0 / w, v)),
+                texture(u_bones, vec2(u + 2.0 / w, v)), texture(u_bones, vec2(u + 3.0 / w, v)));
+}
+
+void main() {
+    ivec4 jn = ivec4(in_joints + 0.5);
+    mat4 skin;
+    mat4 model = mat4(1.0);
+    // rigid skins (one weight) are common: fetch only the bones that weigh anything
+    if (u_mode == 0) {
+        int row = int(i_row);
+        skin = in_weights.x * bone(jn.x, row);
+        if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
+        if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
+        if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+    } else {
+        // the bank texture filters linearly along its frames (rows) and repeats: one
+        // filtered fetch per column blends this frame with the next, the last with the first
+        float v = fract(i_tint.w) + 0.5 / float(u_frames);
+        skin = in_weights.x * bank(jn.x, v);
+        if (in_weights.y > 0.0) skin += in_weights.y * bank(jn.y, v);
+        if (in_weights.z > 0.0) skin += in_weights.z * bank(jn.z, v);
+        if (in_weights.w > 0.0) skin += in_weights.w * bank(jn.w, v);
+        float a = i_place.w + u_facing;
+        float c = cos(a), s = sin(a);
+        model = mat4(vec4(c, 0.0, -s, 0.0), vec4(0.0, 1.0, 0.0, 0.0),
+                     vec4(s, 0.0, c, 0.0), vec4(i_place.xyz, 1.0));
+    }
+    mat4 m = model * skin;
+    vec4 wp = m * vec4(in_pos, 1.0);
+    v_wp = wp.xyz;
+    v_n = mat3(m) * in_normal;
+    v_color = vec4(in_color * i_tint.rgb, 1.0);
+    v_id = i_id;
+    gl_Position = u_vp * wp;
+    // a parked instance (a million metres off) is drawn by nobody, whatever the far plane
+    if (u_mode == 1 && dot(i_place.xyz, i_place.xyz) > 1.0e10)
+        gl_Position = vec4(0.0, 0.0, 2.0, 0.0);
+}
+"""
+
+# ------------------------------------------------------------------ primitive shapes
+VERT_SHAPE = VERSION + """
+in vec3 in_pos; in vec3 in_normal; in float in_cap;
+in mat4 i_model;   // rotation and translation
+in vec4 i_dims;    // sphere r; capsule r, half segment; box half extents; cylinder r, half height
+in vec4 i_color;   // linear RGB, alpha
+in uint i_id;
+uniform int u_kind; // 0 sphere, 1 capsule, 2 box, 3 cylinder
+uniform mat4 u_vp;
+out vec3 v_wp; out vec3 v_n; out vec4 v_color; flat out uint v_id;
+void main() {
+    vec3 p;
+    if (u_kind == 0) p = in_pos * i_dims.x;
+    else if (u_kind == 1) p = in_pos * i_dims.x + vec3(0.0, in_cap * i_dims.y, 0.0);
+    else if (u_kind == 2) p = in_pos * i_dims.xyz;
+    else p = vec3(in_pos.x * i_dims.x, in_pos.y * i_dims.y, in_pos.z * i_dims.x);
+    vec4 wp = i_model * vec4(p, 1.0);
+    v_wp = wp.xyz;
+    v_n = mat3(i_model) * in_normal;
+    v_color = i_color;
+    v_id = i_id;
+    gl_Position = u_vp * wp;
+}
+"""
+
+# ------------------------------------------------------------------ the ground
+VERT_GROUND = VERSION + """
+in vec2 in_xz;         // -1..1
+uniform vec3 u_centre; // m
+uniform float u_half;  // m
+uniform uint u_id;
+uniform mat4 u_vp;
+out vec3 v_wp; out vec3 v_n; out vec4 v_color; flat out uint v_id;
+void main() {
+    vec3 wp = vec3(u_centre.x + in_xz.x * u_half, u_centre.y, u_centre.z + in_xz.y * u_half);
+    v_wp = wp; v_n = vec3(0.0, 1.0, 0.0); v_color = vec4(1.0); v_id = u_id;
+    gl_Position = u_vp * vec4(wp, 1.0);
+}
+"""
+
+FRAG_GROUND = VERSION + LIGHTING + """
+in vec3 v_wp; in vec3 v_n; in vec4 v_color; flat in uint v_id;
+uniform vec3 u_ground_color;
+uniform vec3 u_line_color;
+out vec4 f_color;
+float grid(vec2 p, float spacing, float width) {
+    vec2 q = p / spacing;
+    vec2 w = fwidth(q);
+    vec2 g = abs(fract(q - 0.5) - 0.5) / max(w, vec2(1e-6));
+    float line = 1.0 - min(min(g.x, g.y) / max(width, 1e-3), 1.0);
+    // fade lines whose cells get smaller than a few pixels (no moire far away)
+    return line * clamp(1.0 - max(w.x, w.y) * 3.0, 0.0, 1.0);
+}
+void main() {
+    vec2 p = v_wp.xz;
+    float minor = grid(p, 1.0, 1.0);
+    float major = grid(p, 5.0, 1.6);
+    vec3 base = mix(u_ground_color, u_line_color, max(minor * 0.55, major * 0.9));
+    f_color = to_srgb(shade(base, vec3(0.0, 1.0, 0.0), v_wp, 0.0));
+}
+"""
+
+# ------------------------------------------------------------------ the sky (full-screen)
+VERT_SKY = VERSION + """
+in vec2 in_xz;
+out vec2 v_uv;
+void main() { v_uv = in_xz; gl_Position = vec4(in_xz, 0.9999, 1.0); }
+"""
+
+FRAG_SKY = VERSION + """
+in vec2 v_uv;
+uniform mat4 u_inv_vp;
+uniform vec3 u_fog_color;
+uniform vec3 u_zenith_color;
+out vec4 f_color;
+void main() {
+    vec4 a = u_inv_vp * vec4(v_uv, -1.0, 1.0);
+    vec4 b = u_inv_vp * vec4(v_uv, 1.0, 1.0);
+    vec3 d = normalize(b.xyz / b.w - a.xyz / a.w);
+    vec3 c = mix(u_fog_color, u_zenith_color, clamp(d.y * 2.0, 0.0, 1.0));
+    f_color = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
+}
+"""

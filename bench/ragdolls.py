@@ -1,0 +1,262 @@
+"""Benchmark: powered reference ragdolls standing on one ground (the spec's test_motion_cost table).
+
+0, 4, 16 and 32 ragdolls stand on their motors (every joint driven toward the standing pose, the
+gap closed in 50 ms, capped at 20 rad/s, within its budget) and the pelvis's upright anchor
+(1,200 N·m), each chest bowing 15 degrees forward and back every 2 s so that it stays awake. After
+1 s of settling, 120 fixed steps of 1/60 s at 8 sub-steps are timed: µs per step, per figure, and
+figures per millisecond. The drive (``physics.ragdolls_drive``: one njit call for every figure
+each step) is timed apart.
+
+The same figures in MuJoCo (if installed, ``pip install mujoco``: the ``bench`` extra): capsules of
+the same sizes and masses, ball joints as three hinges with the same ranges (the cone as a box),
+hinges for knees and elbows, position servos on every joint DOF with force ranges at the same
+budgets, the pelvis on three slides and three hinges whose two tilts are servoed within 1,200 N·m
+(the upright anchor), 8 steps of 1/480 s per frame. Prints a table; ``--json PATH`` writes it.
+Asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from ae3d import engine, human, physics  # noqa: E402
+from ae3d.physics import _layout as L  # noqa: E402
+from ae3d.physics._api_joints import _qconj, _qmul  # noqa: E402
+
+COUNTS = (0, 4, 16, 32)
+SETTLE = 60
+STEPS = 120
+BOW = math.radians(15.0)
+BOW_PERIOD = 2.0
+
+
+def _bow_targets(rest, t):
+    """The standing pose with the chest bowed forward by BOW sin(2 pi t / period)."""
+    a = BOW * math.sin(2.0 * math.pi * t / BOW_PERIOD)
+    turn = np.array([math.sin(0.5 * a), 0.0, 0.0, math.cos(0.5 * a)])  # about +X: forward
+    qa = np.array(human.BONE_REST_QUAT[human.BONE_SPINE_01])
+    out = rest.copy()
+    out[human.BONE_SPINE_03] = _qmul(_qmul(_qconj(qa), turn), _qmul(qa, rest[human.BONE_SPINE_03]))
+    return out
+
+
+def run_ae3d(n: int) -> dict:
+    e = engine.Engine()
+    w = e.physics
+    w.add_body(L.KIND_STATIC, L.SHAPE_PLANE, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    rs = []
+    for k in range(n):
+        r = physics.ragdoll(e, f"r{k}", (2.0 * (k % 8), 0.0, 2.0 * (k // 8)), 8.0, 8.0, 1.0)
+        physics.ragdoll_set_powered(r, True)
+        physics.ragdoll_set_balance(r, human.BALANCE_TORQUE)
+        rs.append(r)
+    rest = physics.ragdoll_rest_targets(rs[0]) if rs else None
+    dt = e.fixed_dt
+    t = 0.0
+    for _ in range(SETTLE):
+        if rs:
+            physics.ragdolls_drive(rs, _bow_targets(rest, t))
+        w.step(dt)
+        t += dt
+    step_s = []
+    drive_s = []
+    for _ in range(STEPS):
+        t0 = time.perf_counter()
+        if rs:
+            physics.ragdolls_drive(rs, _bow_targets(rest, t))
+        t1 = time.perf_counter()
+        w.step(dt)
+        t2 = time.perf_counter()
+        drive_s.append(t1 - t0)
+        step_s.append(t2 - t1)
+        t += dt
+    standing = sum(1 for r in rs if w.bf[r.bodies[0], L.B_POS + 1] > 0.8)
+    us = 1e6 * float(np.mean(step_s))
+    out = {
+        "figures": n,
+        "substeps": w.effective_substeps,
+        "us_per_step": us,
+        "us_per_figure": us / n if n else None,
+        "figures_per_ms": 1000.0 / (us / n) if n else None,
+        "drive_us_per_figure": 1e6 * float(np.mean(drive_s)) / n if n else None,
+        "awake_bodies": w.awake_count(),
+        "standing": standing,
+    }
+    e.close()
+    return out
+
+
+# ---------------------------------------------------------------------------------- MuJoCo
+def _fmt(v):
+    return " ".join(f"{x:.6g}" for x in v)
+
+
+def _mjcf(n: int) -> str:
+    """An MJCF of n reference ragdolls (same capsules, masses, ranges and budgets)."""
+    feet = False
+    bodies = []
+    for k in range(n):
+        ox, oz = 2.0 * (k % 8), 2.0 * (k // 8)
+        bodies.append(_mj_figure(k, ox, oz, feet))
+    actuators = "\n".join(a for _, a in bodies)
+    xml = f"""<mujoco model="ragdolls">
+  <option timestep="{1.0 / 480.0}" gravity="0 -9.81 0" integrator="implicitfast"/>
+  <default><geom friction="0.9 0.005 0.0001" condim="3"/></default>
+  <worldbody>
+    <geom name="ground" type="plane" size="100 100 0.1" zaxis="0 1 0"/>
+    {"".join(b for b, _ in bodies)}
+  </worldbody>
+  <actuator>
+{actuators}
+  </actuator>
+</mujoco>"""
+    return xml
+
+
+def _mj_figure(k: int, ox: float, oz: float, feet: bool):
+    """(body xml, actuator xml) of figure k at (ox, 0, oz). Bodies are placed in world coordinates
+    through nested frames; every capsule as in human.bone_rest, masses from human.bone_mass."""
+    nb = human.BONE_COUNT
+    kids = {b: [] for b in range(nb)}
+    for b in range(1, nb):
+        kids[human.BONE_PARENT[b]].append(b)
+    acts = []
+
+    def capsule(b):
+        (cx, cy, cz), q, (rad, hs) = human.bone_rest(b, feet)
+        # segment along the body's local y, rotated by q, in world coordinates
+        x, y, z, w = q
+        ax = np.array([2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)])
+        p0 = np.array([cx + ox, cy, cz + oz]) - ax * hs
+        p1 = np.array([cx + ox, cy, cz + oz]) + ax * hs
+        return p0, p1, rad, human.bone_mass(b, feet)
+
+    def joint_xml(b):
+        spec = human.JOINTS[b]
+        p = np.array(spec["point"]) + (ox, 0.0, oz)
+        name = f"f{k}b{b}"
+        budget = human.BUDGETS[b]
+        kp = 400.0 if budget >= 100 else 60.0
+        if spec["kind"] == human.JOINT_KIND_HINGE:
+            lo, hi = spec["range"]
+            acts.append(f'    <position joint="{name}" kp="{kp}" kv="{kp * 0.05}" '
+                        f'forcerange="{-budget} {budget}" forcelimited="true"/>')
+            return (f'<joint name="{name}" type="hinge" pos="{_fmt(p)}" axis="{_fmt(spec["axis"])}" '
+                    f'range="{lo} {hi}" limited="true"/>')
+        out = []
+        hy, hz = spec["half_y"], spec["half_z"]
+        lo, hi = spec["twist"]
+        for ax_name, axis, rng in (("x", (1, 0, 0), (-hz, hz)), ("y", (0, 1, 0), (lo, hi)),
+                                   ("z", (0, 0, 1), (-hy, hy))):
+            jn = f"{name}{ax_name}"
+            out.append(f'<joint name="{jn}" type="hinge" pos="{_fmt(p)}" axis="{_fmt(axis)}" '
+                       f'range="{rng[0]} {rng[1]}" limited="true"/>')
+            acts.append(f'    <position joint="{jn}" kp="{kp}" kv="{kp * 0.05}" '
+                        f'forcerange="{-budget} {budget}" forcelimited="true"/>')
+        return "".join(out)
+
+    def body_xml(b):
+        p0, p1, rad, m = capsule(b)
+        inner = ""
+        if b == human.BONE_PELVIS:
+            c = 0.5 * (p0 + p1)
+            inner += (f'<joint name="f{k}sx" type="slide" pos="{_fmt(c)}" axis="1 0 0"/>'
+                      f'<joint name="f{k}sy" type="slide" pos="{_fmt(c)}" axis="0 1 0"/>'
+                      f'<joint name="f{k}sz" type="slide" pos="{_fmt(c)}" axis="0 0 1"/>'
+                      f'<joint name="f{k}rx" type="hinge" pos="{_fmt(c)}" axis="1 0 0"/>'
+                      f'<joint name="f{k}rz" type="hinge" pos="{_fmt(c)}" axis="0 0 1"/>'
+                      f'<joint name="f{k}ry" type="hinge" pos="{_fmt(c)}" axis="0 1 0"/>')
+            for a in ("rx", "rz"):  # the upright anchor: tilts servoed within 1,200 N·m
+                acts.append(f'    <position joint="f{k}{a}" kp="5000" kv="250" '
+                            f'forcerange="-1200 1200" forcelimited="true"/>')
+        else:
+            inner += joint_xml(b)
+        inner += (f'<geom type="capsule" fromto="{_fmt(p0)} {_fmt(p1)}" size="{rad}" '
+                  f'mass="{m}"/>')
+        for c in kids[b]:
+            inner += body_xml(c)
+        return f'<body name="f{k}b{b}">{inner}</body>'
+
+    return body_xml(human.BONE_PELVIS), "\n".join(acts)
+
+
+def run_mujoco(n: int) -> dict | None:
+    try:
+        import mujoco
+    except ImportError:
+        return None
+    if n == 0:
+        model = mujoco.MjModel.from_xml_string(_mjcf(0))
+    else:
+        model = mujoco.MjModel.from_xml_string(_mjcf(n))
+    data = mujoco.MjData(model)
+    nact = model.nu
+    # actuators per figure, in order; bow the chest's sagittal hinge (spine_03, axis x)
+    chest = [i for i in range(nact)
+             if mujoco.mj_id2name(model, mujoco.mjtObj.mjOBJ_JOINT, model.actuator_trnid[i, 0])
+             .endswith(f"b{human.BONE_SPINE_03}x")]
+    t = 0.0
+    dt = 1.0 / 60.0
+
+    def frame():
+        nonlocal t
+        a = BOW * math.sin(2.0 * math.pi * t / BOW_PERIOD)
+        data.ctrl[chest] = a
+        for _ in range(8):
+            mujoco.mj_step(model, data)
+        t += dt
+
+    for _ in range(SETTLE):
+        frame()
+    ts = []
+    for _ in range(STEPS):
+        t0 = time.perf_counter()
+        frame()
+        ts.append(time.perf_counter() - t0)
+    us = 1e6 * float(np.mean(ts))
+    return {"figures": n, "us_per_step": us, "us_per_figure": us / n if n else None,
+            "figures_per_ms": 1000.0 / (us / n) if n else None}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--counts", default=",".join(map(str, COUNTS)))
+    args = ap.parse_args(argv)
+    counts = [int(c) for c in args.counts.split(",")]
+    run_ae3d(1)  # compile / load the kernels first
+    rows = []
+    print(f"{'figures':>7} {'µs/step':>10} {'µs/figure':>10} {'fig/ms':>7} {'drive µs/fig':>12}"
+          f" {'MuJoCo µs/fig':>14} {'ratio':>6} {'standing':>8}")
+    for n in counts:
+        a = run_ae3d(n)
+        m = run_mujoco(n)
+        ratio = (m["us_per_step"] / a["us_per_step"]) if (m and n) else None
+        row = {"ae3d": a, "mujoco": m, "mujoco_over_ae3d": ratio}
+        rows.append(row)
+
+        def f(v, fmt):
+            return format(v, fmt) if v is not None else "-"
+
+        print(f"{n:>7} {a['us_per_step']:>10.1f} {f(a['us_per_figure'], '10.1f')}"
+              f" {f(a['figures_per_ms'], '7.1f')} {f(a['drive_us_per_figure'], '12.1f')}"
+              f" {f(m and m['us_per_figure'], '14.1f')} {f(ratio, '6.2f')}"
+              f" {a['standing']:>5}/{n}")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"bench": "ragdolls", "steps": STEPS, "substeps": 8, "rows": rows}, fh,
+                      indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,108 @@
+"""A frame of the box man: its colour where its bones project, the ground's elsewhere; the same
+scene drawn twice is the same image; a destroyed figure leaves the renderer (spec #714)."""
+
+from __future__ import annotations
+
+import numpy as np
+from render_helpers import H, W, chroma, front_camera, standing_figure, to_srgb
+
+from ae3d import engine, render
+
+
+def _classify(img, px, fig_c, ground_c):
+    """True where a pixel's chromaticity is nearer the figure's colour than the ground's
+    (lighting scales brightness, so chromaticity is what a colour keeps under it)."""
+    x = np.clip(np.round(px[:, 0] - 0.5).astype(int), 0, W - 1)
+    y = np.clip(np.round(px[:, 1] - 0.5).astype(int), 0, H - 1)
+    c = chroma(img[y, x])
+    return (np.linalg.norm(c - fig_c, axis=1) < np.linalg.norm(c - ground_c, axis=1)), img[y, x]
+
+
+def test_box_man_colour_at_bones_ground_elsewhere(eng):
+    fig = standing_figure(eng)
+    s = render.scene(eng)
+    # a green ground: the box man wears grey trousers, the default ground is grey
+    s.ground_color = (0.20, 0.42, 0.15)
+    s.ground_line_color = (0.08, 0.2, 0.06)
+    ground = np.asarray(s.ground_color)
+    front_camera(eng)
+    eng.frame(1 / 60)
+    img = render.still(eng, width=W, height=H)
+    fig_c, ground_c = chroma(to_srgb(fig.colors)), chroma(to_srgb(ground))
+    px = render.project(eng, fig.points, W, H)
+    assert len(px) >= 8
+    is_fig, rgb = _classify(img, px, fig_c, ground_c)
+    assert is_fig.all(), f"not the figure's colour at {px[~is_fig]}: {rgb[~is_fig]}"
+    # the ground: points on it well away from the figure, within the frame
+    pts = np.array([(x, 0.0, z) for x in (-1.2, -0.7, 0.7, 1.2) for z in (-0.5, 0.6, 1.2)])
+    gpx = render.project(eng, pts, W, H)
+    is_fig, rgb = _classify(img, gpx, chroma(to_srgb(fig.color)), ground_c)
+    assert not is_fig.any(), f"the figure's colour on bare ground at {gpx[is_fig]}"
+    for p in gpx[:3]:
+        assert render.pick(eng, p[0], p[1], W, H).target is render.GROUND
+    # and it reads: lit faces brighter than the ground's shadowed side is dark
+    assert img.std() > 10.0
+
+
+def test_same_scene_twice_is_identical(eng):
+    standing_figure(eng)
+    front_camera(eng)
+    eng.frame(1 / 60)
+    a = render.still(eng, width=W, height=H)
+    b = render.still(eng, width=W, height=H)
+    assert np.array_equal(a, b)
+    e2 = engine.Engine()
+    try:
+        standing_figure(e2)
+        front_camera(e2)
+        e2.frame(1 / 60)
+        c = render.still(e2, width=W, height=H)
+    finally:
+        e2.close()
+    assert np.array_equal(a, c)
+
+
+def test_destroyed_figure_leaves_the_renderer(eng):
+    fig = standing_figure(eng)
+    front_camera(eng)
+    eng.frame(1 / 60)
+    r = render.renderer(eng, W, H)
+    before = render.still(eng, width=W, height=H)
+    assert r.gpu_meshes == 1
+    engine.destroy(eng, fig.obj)
+    eng.frame(1 / 60)  # the object goes at the frame's end
+    after = render.still(eng, width=W, height=H)
+    assert r.gpu_meshes == 0
+    assert render.scene(eng).all_figures() == []
+    px = render.project(eng, fig.chest, W, H)
+    assert render.pick(eng, px[0], px[1], W, H).target is render.GROUND
+    assert not np.array_equal(before, after)
+
+
+def test_bad_input_is_refused(eng):
+    import pytest
+
+    with pytest.raises(ValueError, match="divisible by 16"):
+        render.record(eng, "/tmp/never.mp4", 1.0, width=650, height=480)
+    with pytest.raises(ValueError, match="distance"):
+        render.camera_orbit(eng, distance=-1.0)
+    with pytest.raises(ValueError, match="outside"):
+        render.pick(eng, W + 5, 3, W, H)
+
+
+def test_hidden_figure_is_not_drawn(eng):
+    fig = standing_figure(eng)
+    front_camera(eng)
+    eng.frame(1 / 60)
+    x, y = render.project(eng, fig.chest, W, H)
+    assert render.pick(eng, x, y, W, H).target == fig.obj
+    items = [f for f in render.scene(eng).all_figures() if f.obj == fig.obj]
+    if fig.source != "procedural":
+        from ae3d import figure
+
+        figure.set_visible(figure.figure_of(eng, fig.obj), False)
+    else:
+        for it in items:
+            it.visible = False
+    assert render.pick(eng, x, y, W, H).target is not fig.obj
+    assert render.pick(eng, x, y, W, H).kind != "figure"
