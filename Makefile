@@ -17,13 +17,13 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	@$(PY) examples/pile.py
+	@$(PY) examples/motion_showcase.py
 
 test: $(STAMP)
 	@$(PY) -m pytest tests
 
 bench: $(STAMP)
-	@$(PY) bench/physics.py --json bench/physics.json
+	@for b in physics ragdolls motion_cost render; do $(PY) bench/$$b.py --json bench/$$b.json || exit 1; done
 
 lint: $(STAMP)
 	@$(VENV)/bin/ruff check ae3d tests bench examples

@@ -295,7 +295,8 @@ LIMP_FRICTION_SHARE = 0.1
 FRICTION = tuple(FRICTION_SHARE * b for b in BUDGETS)
 
 # ------------------------------------------------------------------------------ balance
-BALANCE_TORQUE = 1200.0   # N·m: the pelvis's upright anchor (spec: measured, 600 fails, 2500 unfellable)
+# N·m: the pelvis's upright anchor (spec: measured; 600 failed, 2,500 could not be felled)
+BALANCE_TORQUE = 1200.0
 HEADING_TORQUE = 60.0     # N·m: the heading hold (840 N on a sole at friction 0.9, over 8 cm)
 DRIVE_TIME = 0.05         # s: a muscle closes the gap to its pose in this
 DRIVE_MAX_SPEED = 20.0    # rad/s: and no faster

@@ -150,8 +150,8 @@ def _mj_figure(k: int, ox: float, oz: float, feet: bool):
             lo, hi = spec["range"]
             acts.append(f'    <position joint="{name}" kp="{kp}" kv="{kp * 0.05}" '
                         f'forcerange="{-budget} {budget}" forcelimited="true"/>')
-            return (f'<joint name="{name}" type="hinge" pos="{_fmt(p)}" axis="{_fmt(spec["axis"])}" '
-                    f'range="{lo} {hi}" limited="true"/>')
+            return (f'<joint name="{name}" type="hinge" pos="{_fmt(p)}" '
+                    f'axis="{_fmt(spec["axis"])}" range="{lo} {hi}" limited="true"/>')
         out = []
         hy, hz = spec["half_y"], spec["half_z"]
         lo, hi = spec["twist"]

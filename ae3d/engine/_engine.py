@@ -124,7 +124,8 @@ class Engine:
         if isinstance(obj, bool) or not isinstance(obj, int):
             raise TypeError(f"object must be an object handle (int), not {type(obj).__name__}")
         if not esper.entity_exists(obj):
-            raise ValueError(f"object {obj} is not an object of this engine (destroyed or never made)")
+            raise ValueError(
+                f"object {obj} is not an object of this engine (destroyed or never made)")
 
     # -- destroying ----------------------------------------------------------------------
     def destroy(self, obj: int) -> None:

@@ -1,5 +1,5 @@
-"""Joints (ball, hinge) with limits, friction, springs and torque-capped motors; anchors (a body held
-to the world: position and orientation springs, upright-only, heading hold).
+"""Joints (ball, hinge) with limits, friction, springs and torque-capped motors; anchors (a body
+held to the world: position and orientation springs, upright-only, heading hold).
 
 Every call takes the engine first. Handles are int slots of the world's joint / anchor tables.
 Units: m, kg, s, N, N·m, radians; quaternions (x, y, z, w); Y up.

@@ -20,7 +20,8 @@ Derivation (learnt from Box3D's motor joint and parallel joint; our own code):
   p_i = (s e_i + v x e_i) (world; e = x, z), a 2x2 solve. A motor, as the joints' are: a hard
   velocity row (full effective mass, no impulse scale) asking Cdot = -rate C with the bias rate of
   (A_HZ, A_ZETA), the same in both passes, so a load within the cap is held with no steady error
-  whatever the pelvis's inertia, and the torque it applies is real (read back); the applied angular impulse sum(l_i p_i) is clamped in norm to
+  whatever the pelvis's inertia, and the torque it applies is real (read back); the applied
+  angular impulse sum(l_i p_i) is clamped in norm to
   h * torque cap, so the torque never exceeds the cap (1,200 N·m for the pelvis).
 * ANCHOR_HEADING: the body's forward axis, seen from above, toward a heading about world y:
   C = wrap(psi - psi_t), psi = atan2(f.x, f.z); row = world y; rigid the same way; |l| <= h * cap.
@@ -35,8 +36,8 @@ from numba import njit
 
 from ._kernels_joints import _cross, _dot, make_soft, mv, qconj, qmul, qrot, rotvec, solve3
 from ._layout import (
-    A_ASOFT,
     A_AHZ,
+    A_ASOFT,
     A_AXIS,
     A_AZETA,
     A_BODY,
@@ -164,7 +165,6 @@ def warm_start_anchors(bf, bi, af, ai, na):
 @njit(cache=True)
 def solve_anchors(bf, bi, af, ai, na, h, use_bias):
     """One pass over the anchors (bias pass when use_bias, else relax)."""
-    inv_h = 1.0 / h
     for k in range(na):
         b = _live(bi, af, ai, k)
         if b < 0:
@@ -207,7 +207,8 @@ def solve_anchors(bf, bi, af, ai, na, h, use_bias):
                 m = bf[b, B_INV_MASS]
                 r = qrot(q, (af[k, A_LOCAL], af[k, A_LOCAL + 1], af[k, A_LOCAL + 2]))
                 v = (bf[b, B_V], bf[b, B_V + 1], bf[b, B_V + 2])
-                C = (bf[b, B_POS] + r[0] - af[k, A_TPOS], bf[b, B_POS + 1] + r[1] - af[k, A_TPOS + 1],
+                C = (bf[b, B_POS] + r[0] - af[k, A_TPOS],
+                     bf[b, B_POS + 1] + r[1] - af[k, A_TPOS + 1],
                      bf[b, B_POS + 2] + r[2] - af[k, A_TPOS + 2])
                 wr = _cross(w, r)
                 sb = af[k, A_SOFT]

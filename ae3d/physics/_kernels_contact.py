@@ -146,6 +146,14 @@ def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap
         a = key >> KEY_SHIFT
         b = key & KEY_MASK
         margin = sf[a, SF_EXT] + sf[b, SF_EXT]
+        if bi[a, B_SHAPE] != SHAPE_PLANE and bi[b, B_SHAPE] != SHAPE_PLANE:
+            # bounding spheres apart by more than the margin: no point can be within it
+            dx = bf[b, B_POS] - bf[a, B_POS]
+            dy = bf[b, B_POS + 1] - bf[a, B_POS + 1]
+            dz = bf[b, B_POS + 2] - bf[a, B_POS + 2]
+            reach = bf[a, B_RADIUS] + bf[b, B_RADIUS] + margin
+            if dx * dx + dy * dy + dz * dz > reach * reach:
+                continue
         cnt = collide(bi[a, B_SHAPE], bf[a, B_DIMS:B_DIMS + 3], bf[a, B_POS:B_POS + 3],
                       bf[a, B_QUAT:B_QUAT + 4], bi[b, B_SHAPE], bf[b, B_DIMS:B_DIMS + 3],
                       bf[b, B_POS:B_POS + 3], bf[b, B_QUAT:B_QUAT + 4], margin, cn, cp, cs, cid)

@@ -12,15 +12,19 @@ Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt
 * Softness (Catto's soft step) on the sub-step h: w = 2 pi f, a1 = 2 zeta + h w, a2 = h w a1,
   a3 = 1/(1+a2); bias rate w/a1, mass scale a2 a3, impulse scale a3. A soft row solves
   dl = -massScale * m * (Cdot + biasRate * C) - impulseScale * l.
-* Rigid parts (the point, the limits, a hinge's two locked axes) are soft (J_HZ, J_ZETA) only in
-  the bias pass; a limit not yet reached is speculative (bias C/h, full mass, no impulse scale);
-  the relax pass removes the bias. Springs are soft in both passes.
+* Rigid parts (the point, a hinge's two locked axes) are soft (J_HZ, J_ZETA) only in the bias
+  pass; the relax pass removes the bias. A limit not yet reached is speculative (bias C/h, full
+  mass, no impulse scale); once passed it is rigid too and takes LIMIT_BETA of its error out in a
+  sub-step (soft limits let a limp ragdoll pass them by 4-6 degrees under blows). Rows a joint
+  can't reach this sub-step are skipped exactly. Springs are soft in both passes.
 * Motors (and friction, a motor toward zero) are hard velocity rows whose accumulated impulse is
   clamped to h * budget: on a ball joint the 3-vector's norm (isotropic budget), on a hinge its
   one axis. Rotational mass M = (IA^-1 + IB^-1)^-1 (world, once per step).
 * Relative rotation relQ = FA^-1 FB (FA = qA * frameA), taken with w >= 0. Its swing-twist split
-  about x: s = sqrt(w^2 + x^2); twist = (x, 0, 0, w)/s; swing = (0, (w y - x z), (w z + x y), s^2)/s.
-  Twist angle 2 atan2(x, w); it turns at w . (xA + xB) / (1 + xA . xB), xA, xB the frames' x axes. Swing angle 2 atan2(|(sy, sz)|, sw) about
+  about x: s = sqrt(w^2 + x^2); twist = (x, 0, 0, w)/s;
+  swing = (0, (w y - x z), (w z + x y), s^2)/s.
+  Twist angle 2 atan2(x, w); it turns at w . (xA + xB) / (1 + xA . xB), xA, xB the frames'
+  x axes. Swing angle 2 atan2(|(sy, sz)|, sw) about
   n = x_A x x_B; the ellipse's radial limit in direction phi = atan2(sz, sy) is
   sin(lim/2) = 1 / sqrt((cos(phi)/sin(ay/2))^2 + (sin(phi)/sin(az/2))^2), ay/az the half-angles
   about frame A's y/z axes. The cone is about frame A's x axis, its own centre, which need not be
@@ -60,8 +64,8 @@ from ._layout import (
     J_FRICTION,
     J_H,
     J_HZ,
-    J_KINV,
     J_KIND,
+    J_KINV,
     J_L_FRIC,
     J_L_LOCK,
     J_L_MOTOR,
@@ -79,13 +83,13 @@ from ._layout import (
     J_QA,
     J_QB,
     J_RMASS,
+    J_SIN_Y,
+    J_SIN_Z,
     J_SOFT,
     J_SPRING_HZ,
     J_SPRING_MAX,
     J_SPRING_ZETA,
     J_SSOFT,
-    J_SIN_Y,
-    J_SIN_Z,
     J_SWING_Y,
     J_SWING_Z,
     J_TARGET,
@@ -105,7 +109,8 @@ LIMIT_ZETA = 1.0
 # > 0: a violated limit is rigid instead (full mass, no impulse scale) and takes out this share of
 # its error in a sub-step (Baumgarte-like, without momentum: the relax pass removes the push)
 LIMIT_BETA = 0.8
-BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
+DRIVE_EVERY_SUBSTEP = True  # the pose drive's target taken each sub-step (see _solve_pass)
+BIAS_ITERATIONS = 2  # joint passes in the bias pass of each sub-step
 
 # ============================================================== small math (tuples, no allocation)
 
@@ -389,7 +394,8 @@ def _inv_m(bf, b):
 def _vel(bf, b):
     if b < 0:
         return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
-    return (bf[b, B_V], bf[b, B_V + 1], bf[b, B_V + 2]), (bf[b, B_W], bf[b, B_W + 1], bf[b, B_W + 2])
+    return ((bf[b, B_V], bf[b, B_V + 1], bf[b, B_V + 2]),
+            (bf[b, B_W], bf[b, B_W + 1], bf[b, B_W + 2]))
 
 
 @njit(cache=True, inline="always")
@@ -433,6 +439,55 @@ def _frames(bf, jf, j, a, b):
 
 
 # ============================================================== prepare
+
+
+@njit(cache=True)
+def _drive_wt(jf, ji, j, kind, qa, qb):
+    """The motor's target relative angular velocity (world, rad/s) from the bodies' current
+    rotations: a pose or aim drive closes the gap in J_DRIVE_TIME, capped at J_DRIVE_MAX_W; any
+    other motor runs at its J_MOTOR_W (frame A). Taken again every sub-step (see _solve_pass)."""
+    fqa = (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3])
+    fqb = (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3])
+    tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
+    drive = ji[j, J_DRIVE]
+    if drive == DRIVE_POSE or drive == DRIVE_AIM:
+        if drive == DRIVE_AIM:
+            qt = (jf[j, J_AIM], jf[j, J_AIM + 1], jf[j, J_AIM + 2], jf[j, J_AIM + 3])
+        else:
+            qt = qmul(qa, tq)
+        wt = (0.0, 0.0, 0.0)
+        tt = jf[j, J_DRIVE_TIME]
+        if kind == JOINT_HINGE:
+            fa = qmul(qa, fqa)
+            axis = qrot(fa, (1.0, 0.0, 0.0))
+            cur = hinge_angle(qmul(qconj(fa), qmul(qb, fqb)))
+            tgt = hinge_angle(qmul(qconj(fa), qmul(qt, fqb)))
+            e = tgt - cur
+            if e > math.pi:
+                e -= 2.0 * math.pi
+            elif e < -math.pi:
+                e += 2.0 * math.pi
+            if abs(e) > jf[j, J_DEADBAND] and tt > 0.0:
+                sp = e / tt
+                cap = jf[j, J_DRIVE_MAX_W]
+                sp = min(max(sp, -cap), cap)
+                wt = (axis[0] * sp, axis[1] * sp, axis[2] * sp)
+        else:
+            e = rotvec(qmul(qt, qconj(qb)))
+            el = _len(e)
+            if el > jf[j, J_DEADBAND] and tt > 0.0:
+                k = 1.0 / tt
+                cap = jf[j, J_DRIVE_MAX_W]
+                if el * k > cap:
+                    k = cap / el
+                wt = (e[0] * k, e[1] * k, e[2] * k)
+    else:
+        wt = qrot(qa, (jf[j, J_MOTOR_W], jf[j, J_MOTOR_W + 1], jf[j, J_MOTOR_W + 2]))
+        if kind == JOINT_HINGE:
+            axis = qrot(qmul(qa, fqa), (1.0, 0.0, 0.0))
+            d = _dot(axis, wt)
+            wt = (axis[0] * d, axis[1] * d, axis[2] * d)
+    return wt
 
 
 @njit(cache=True)
@@ -482,44 +537,7 @@ def prepare_joints(bf, bi, jf, ji, nj, h):
         fqb = (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3])
         if kind == JOINT_HINGE:
             jf[j, J_TARGET_ANGLE] = hinge_angle(qmul(qconj(fqa), qmul(tq, fqb)))
-        drive = ji[j, J_DRIVE]
-        if drive == DRIVE_POSE or drive == DRIVE_AIM:
-            if drive == DRIVE_AIM:
-                qt = (jf[j, J_AIM], jf[j, J_AIM + 1], jf[j, J_AIM + 2], jf[j, J_AIM + 3])
-            else:
-                qt = qmul(qa, tq)
-            wt = (0.0, 0.0, 0.0)
-            tt = jf[j, J_DRIVE_TIME]
-            if kind == JOINT_HINGE:
-                fa = qmul(qa, fqa)
-                axis = qrot(fa, (1.0, 0.0, 0.0))
-                cur = hinge_angle(qmul(qconj(fa), qmul(qb, fqb)))
-                tgt = hinge_angle(qmul(qconj(fa), qmul(qt, fqb)))
-                e = tgt - cur
-                if e > math.pi:
-                    e -= 2.0 * math.pi
-                elif e < -math.pi:
-                    e += 2.0 * math.pi
-                if abs(e) > jf[j, J_DEADBAND] and tt > 0.0:
-                    sp = e / tt
-                    cap = jf[j, J_DRIVE_MAX_W]
-                    sp = min(max(sp, -cap), cap)
-                    wt = (axis[0] * sp, axis[1] * sp, axis[2] * sp)
-            else:
-                e = rotvec(qmul(qt, qconj(qb)))
-                el = _len(e)
-                if el > jf[j, J_DEADBAND] and tt > 0.0:
-                    k = 1.0 / tt
-                    cap = jf[j, J_DRIVE_MAX_W]
-                    if el * k > cap:
-                        k = cap / el
-                    wt = (e[0] * k, e[1] * k, e[2] * k)
-        else:
-            wt = qrot(qa, (jf[j, J_MOTOR_W], jf[j, J_MOTOR_W + 1], jf[j, J_MOTOR_W + 2]))
-            if kind == JOINT_HINGE:
-                axis = qrot(qmul(qa, fqa), (1.0, 0.0, 0.0))
-                d = _dot(axis, wt)
-                wt = (axis[0] * d, axis[1] * d, axis[2] * d)
+        wt = _drive_wt(jf, ji, j, kind, qa, qb)
         jf[j, J_WT] = wt[0]
         jf[j, J_WT + 1] = wt[1]
         jf[j, J_WT + 2] = wt[2]
@@ -647,6 +665,14 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias):
             smass = 1.0
             simp = 0.0
         motor_max = jf[j, J_MOTOR_MAX]
+        if DRIVE_EVERY_SUBSTEP and use_bias and motor_max > 0.0:
+            # the drive's target from the pose this sub-step starts at, not the step's: a target
+            # held for the whole step is a step's delay in the muscle's loop, and a powered
+            # figure standing untouched rang against it at 8 sub-steps (#579)
+            wt = _drive_wt(jf, ji, j, kind, qa, qb)
+            jf[j, J_WT] = wt[0]
+            jf[j, J_WT + 1] = wt[1]
+            jf[j, J_WT + 2] = wt[2]
         fric = jf[j, J_FRICTION]
         limits = (ji[j, J_FLAGS] & JFLAG_LIMITS) != 0
         if kind == JOINT_HINGE or limits:
@@ -717,105 +743,119 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias):
                 wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
             if limits:
                 sy, sz, sw, tw = swing_twist(rel)
-                # ---- twist limits. The twist of relQ = swing * twist turns at
-                # w . (xA + xB) / (1 + xA . xB) (Box3D's coneAxis + tan(swing/2) (n x coneAxis)):
-                # faster than w along the child's axis once the swing is large.
-                xa = qrot(fa, (1.0, 0.0, 0.0))
-                xb = qrot(fb, (1.0, 0.0, 0.0))
-                den = max(1.0 + _dot(xa, xb), 0.05)
-                ax = ((xa[0] + xb[0]) / den, (xa[1] + xb[1]) / den, (xa[2] + xb[2]) / den)
-                jf[j, J_AX_T] = ax[0]
-                jf[j, J_AX_T + 1] = ax[1]
-                jf[j, J_AX_T + 2] = ax[2]
-                km = _dot(ax, mv(ia, ax)) + _dot(ax, mv(ib, ax))
-                km = 1.0 / km if km > 0.0 else 0.0
-                for side in range(2):
-                    if side == 0:
-                        C = tw - jf[j, J_TWIST_LO]
-                        sg = 1.0
-                        col = J_L_TLO
-                    else:
-                        C = jf[j, J_TWIST_HI] - tw
-                        sg = -1.0
-                        col = J_L_THI
-                    if C > 0.0:
-                        bias = C * inv_h
-                        mscale = 1.0
-                        iscale = 0.0
-                    else:
-                        bias = lim_b * C
-                        mscale = lim_m
-                        iscale = lim_i
-                    cd = sg * (_dot(ax, wb) - _dot(ax, wa))
-                    old = jf[j, col]
-                    imp = -km * mscale * (cd + bias) - iscale * old
-                    new = max(old + imp, 0.0)
-                    jf[j, col] = new
-                    dl = (new - old) * sg
-                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                    da = mv(ia, L)
-                    db = mv(ib, L)
-                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
-                # ---- swing cone (elliptical, about frame A's x: its own centre)
-                # Skipped exactly when it could do nothing: no impulse held and, inside the
-                # ellipse, further from its edge than the joint turns in a sub-step. In quaternion
-                # space r = sin(swing/2), the edge in its direction at sl = r / sqrt(f); since asin
-                # is convex, the angle left is at least 2 (sl - r).
+                # Rows that could do nothing are skipped exactly: no impulse held, and further
+                # from the limit than the joint turns in a sub-step (|J| bounds the rate).
+                dwx = wb[0] - wa[0]
+                dwy = wb[1] - wa[1]
+                dwz = wb[2] - wa[2]
+                spd = math.sqrt(dwx * dwx + dwy * dwy + dwz * dwz)
+                jn = 2.0 * sw / max(2.0 * sw * sw, 0.05)  # |xA + xB| / max(1 + xA.xB, 0.05)
+                c_lo = tw - jf[j, J_TWIST_LO]
+                c_hi = jf[j, J_TWIST_HI] - tw
+                need_lo = jf[j, J_L_TLO] != 0.0 or c_lo * inv_h <= jn * spd
+                need_hi = jf[j, J_L_THI] != 0.0 or c_hi * inv_h <= jn * spd
+                # cone: in quaternion space r = sin(swing/2), its edge in that direction at
+                # sl = r / sqrt(f); asin being convex, the angle left is at least 2 (sl - r)
                 sa = jf[j, J_SIN_Y]
                 sb_ = jf[j, J_SIN_Z]
                 f = (sy / sa) ** 2 + (sz / sb_) ** 2
-                skip = False
-                if jf[j, J_L_SWING] == 0.0 and f < 1.0 and sa < 1.0 and sb_ < 1.0:
-                    r = math.sqrt(sy * sy + sz * sz)
-                    dwx = wb[0] - wa[0]
-                    dwy = wb[1] - wa[1]
-                    dwz = wb[2] - wa[2]
-                    spd = math.sqrt(dwx * dwx + dwy * dwy + dwz * dwz)
-                    if f <= 0.0 or 2.0 * r * (1.0 / math.sqrt(f) - 1.0) > 2.0 * spd * h:
-                        skip = True
-                if skip:
-                    lim = math.pi
-                else:
-                    ang, lim = cone_limit(sy, sz, jf[j, J_SWING_Y], jf[j, J_SWING_Z])
-                if lim < math.pi:
-                    n = _cross(xa, xb)
-                    nl = _len(n)
-                    if nl > 1e-9:
-                        n = (n[0] / nl, n[1] / nl, n[2] / nl)
+                need_c = True
+                if jf[j, J_L_SWING] == 0.0 and f < 1.0:
+                    if sa >= 1.0 and sb_ >= 1.0:
+                        need_c = False
+                    elif f <= 0.0:
+                        need_c = False
                     else:
-                        # at the centre: any direction; take the swing's own axis
-                        n = qrot(fa, (0.0, sy, sz))
+                        r = math.sqrt(sy * sy + sz * sz)
+                        if 2.0 * r * (1.0 / math.sqrt(f) - 1.0) > spd * h:
+                            need_c = False
+                if need_lo or need_hi or need_c:
+                    xa = qrot(fa, (1.0, 0.0, 0.0))
+                    xb = qrot(fb, (1.0, 0.0, 0.0))
+                if need_lo or need_hi:
+                    # ---- twist limits. The twist of relQ = swing * twist turns at
+                    # w . (xA + xB) / (1 + xA . xB) (Box3D's coneAxis + tan(swing/2) n x coneAxis):
+                    # faster than w along the child's axis once the swing is large.
+                    den = max(1.0 + _dot(xa, xb), 0.05)
+                    ax = ((xa[0] + xb[0]) / den, (xa[1] + xb[1]) / den, (xa[2] + xb[2]) / den)
+                    jf[j, J_AX_T] = ax[0]
+                    jf[j, J_AX_T + 1] = ax[1]
+                    jf[j, J_AX_T + 2] = ax[2]
+                    km = _dot(ax, mv(ia, ax)) + _dot(ax, mv(ib, ax))
+                    km = 1.0 / km if km > 0.0 else 0.0
+                    for side in range(2):
+                        if side == 0:
+                            if not need_lo:
+                                continue
+                            C = c_lo
+                            sg = 1.0
+                            col = J_L_TLO
+                        else:
+                            if not need_hi:
+                                continue
+                            C = c_hi
+                            sg = -1.0
+                            col = J_L_THI
+                        if C > 0.0:
+                            bias = C * inv_h
+                            mscale = 1.0
+                            iscale = 0.0
+                        else:
+                            bias = lim_b * C
+                            mscale = lim_m
+                            iscale = lim_i
+                        cd = sg * (_dot(ax, wb) - _dot(ax, wa))
+                        old = jf[j, col]
+                        imp = -km * mscale * (cd + bias) - iscale * old
+                        new = max(old + imp, 0.0)
+                        jf[j, col] = new
+                        dl = (new - old) * sg
+                        L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                        da = mv(ia, L)
+                        db = mv(ib, L)
+                        wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                        wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                if need_c:
+                    # ---- swing cone (elliptical, about frame A's x: its own centre)
+                    ang, lim = cone_limit(sy, sz, jf[j, J_SWING_Y], jf[j, J_SWING_Z])
+                    if lim < math.pi:
+                        n = _cross(xa, xb)
                         nl = _len(n)
-                        if nl > 1e-12:
+                        if nl > 1e-9:
                             n = (n[0] / nl, n[1] / nl, n[2] / nl)
                         else:
-                            n = qrot(fa, (0.0, 1.0, 0.0))
-                    jf[j, J_AX_S] = n[0]
-                    jf[j, J_AX_S + 1] = n[1]
-                    jf[j, J_AX_S + 2] = n[2]
-                    C = lim - ang
-                    if C > 0.0:
-                        bias = C * inv_h
-                        mscale = 1.0
-                        iscale = 0.0
-                    else:
-                        bias = lim_b * C
-                        mscale = lim_m
-                        iscale = lim_i
-                    km = _dot(n, mv(ia, n)) + _dot(n, mv(ib, n))
-                    km = 1.0 / km if km > 0.0 else 0.0
-                    cd = -(_dot(n, wb) - _dot(n, wa))
-                    old = jf[j, J_L_SWING]
-                    imp = -km * mscale * (cd + bias) - iscale * old
-                    new = max(old + imp, 0.0)
-                    jf[j, J_L_SWING] = new
-                    dl = -(new - old)
-                    L = (n[0] * dl, n[1] * dl, n[2] * dl)
-                    da = mv(ia, L)
-                    db = mv(ib, L)
-                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                            # at the centre: any direction; take the swing's own axis
+                            n = qrot(fa, (0.0, sy, sz))
+                            nl = _len(n)
+                            if nl > 1e-12:
+                                n = (n[0] / nl, n[1] / nl, n[2] / nl)
+                            else:
+                                n = qrot(fa, (0.0, 1.0, 0.0))
+                        jf[j, J_AX_S] = n[0]
+                        jf[j, J_AX_S + 1] = n[1]
+                        jf[j, J_AX_S + 2] = n[2]
+                        C = lim - ang
+                        if C > 0.0:
+                            bias = C * inv_h
+                            mscale = 1.0
+                            iscale = 0.0
+                        else:
+                            bias = lim_b * C
+                            mscale = lim_m
+                            iscale = lim_i
+                        km = _dot(n, mv(ia, n)) + _dot(n, mv(ib, n))
+                        km = 1.0 / km if km > 0.0 else 0.0
+                        cd = -(_dot(n, wb) - _dot(n, wa))
+                        old = jf[j, J_L_SWING]
+                        imp = -km * mscale * (cd + bias) - iscale * old
+                        new = max(old + imp, 0.0)
+                        jf[j, J_L_SWING] = new
+                        dl = -(new - old)
+                        L = (n[0] * dl, n[1] * dl, n[2] * dl)
+                        da = mv(ia, L)
+                        db = mv(ib, L)
+                        wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                        wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
         else:
             # ================= hinge about frame x
             ax = qrot(fa, (1.0, 0.0, 0.0))

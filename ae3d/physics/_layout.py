@@ -25,7 +25,7 @@ B_GRAV_SCALE = 34  # gravity scale
 B_SLEEP_TIME = 35  # s the body has been slow enough to sleep
 B_KIN_POS = 36     # 36..38 kinematic target position (m) for the next step
 B_KIN_QUAT = 39    # 39..42 kinematic target rotation
-B_DIMS = 43        # 43..45 shape dimensions (sphere: r; capsule: r, half segment; box: half extents)
+B_DIMS = 43        # 43..45 shape dims (sphere: r; capsule: r, half segment; box: half extents)
 B_FRICTION = 46    # friction coefficient
 B_RESTITUTION = 47 # restitution
 B_MASS = 48        # kg (0 for static and kinematic)
@@ -131,7 +131,7 @@ J_SIN_Z = 89       # sin(J_SWING_Z / 2)
 J_KINV = 90        # 90..98 the point's inverse effective mass K^-1 (once per step, row-major)
 JF_COUNT = 99
 
-# ---------------------------------------------------------------- anchors (owned by _kernels_anchors)
+# ------------------------------------------------------------ anchors (owned by _kernels_anchors)
 # ai[:, A_KIND] == ANCHOR_FREE marks an unused slot; A_BODY the body slot it holds.
 A_KIND = 0
 A_BODY = 1
@@ -165,7 +165,7 @@ A_H = 42           # s: sub-step of the last step
 A_L_UP = 43        # 43..44 upright: accumulated impulses of its two rows (A_L_ANG: their world sum)
 AF_COUNT = 45
 
-# ---------------------------------------------------------------- contact manifolds (rigid-body core)
+# ------------------------------------------------------ contact manifolds (rigid-body core)
 # One row per touching pair, rows sorted by M_KEY (= a << 32 | b, a < b) so that the next step
 # matches its pairs to these by a merge. Body A is the lower slot. The normal points from A to B.
 M_A = 0            # mi: body slot A
@@ -204,7 +204,7 @@ P_POINT = 11       # 11..13 world contact point at collide
 P_STRIDE = 14
 MF_COUNT = M_P + 4 * P_STRIDE
 
-# ---------------------------------------------------------------- per-body scratch of the step (rigid-body core)
+# ------------------------------------------------ per-body scratch of the step (rigid-body core)
 SF_LO = 0          # sf: 0..2 AABB low corner (m), speculative extent included
 SF_HI = 3          # sf: 3..5 AABB high corner
 SF_EXT = 6         # sf: distance the body may move this step (m): speculative margin share

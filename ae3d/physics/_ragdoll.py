@@ -20,15 +20,13 @@ while it holds one, powered or limp (the spec asks 8 for powered figures; measur
 ragdoll struck by 2-6 m/s blows passed its limits by 7-10 degrees at 4 sub-steps and under 3 at 8).
 
 State: a ragdoll starts **unpowered** (motors off; joint friction, a tenth of each budget times
-the strength, acting; springs at ``a``). ``ragdoll_set_powered(r, True)`` turns its motors on (each joint's budget times
-its strength) and counts it in the world's ``powered`` (8 sub-steps while any is). The motors
-drive toward the targets (``ragdoll_drive``; the rest pose at first), each step asking for the
+the strength, acting; springs at ``a``). ``ragdoll_set_powered(r, True)`` turns its motors on
+(each joint's budget times its strength) and its springs off. The motors drive toward the targets (``ragdoll_drive``; the rest pose at first), each step asking for the
 relative angular velocity that closes the gap in 50 ms, capped at 20 rad/s.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,13 +36,19 @@ import numpy as np
 from .. import human
 from . import _api_joints as J
 from . import _layout as L
-from ._kernels_joints import clamp_swing_twist, joints_past_limits, relative_rotations, set_drive_targets
+from ._kernels_joints import (
+    clamp_swing_twist,
+    joints_past_limits,
+    relative_rotations,
+    set_drive_targets,
+)
 
 __all__ = [
     "Ragdoll", "ragdoll", "set_ankles", "ragdoll_destroy", "ragdoll_park", "ragdoll_unpark",
     "ragdoll_is_parked", "ragdoll_aim", "ragdoll_clear_aim", "ragdoll_clear_aims",
     "ragdoll_hold_shape", "ragdoll_plant", "ragdoll_within_cone", "ragdoll_set_powered",
-    "ragdoll_set_strength", "ragdoll_drive", "ragdolls_drive", "ragdoll_rest_targets", "ragdoll_local_rotations",
+    "ragdoll_set_strength", "ragdoll_drive", "ragdolls_drive", "ragdoll_rest_targets",
+    "ragdoll_local_rotations",
     "ragdoll_set_balance", "ragdoll_set_heading", "ragdoll_body", "ragdoll_bodies",
     "ragdoll_joint", "ragdoll_follow", "ragdoll_unfollow", "ragdoll_limit_errors",
     "ragdoll_pose", "ragdoll_bone_count",

@@ -30,6 +30,7 @@ import itertools
 import math
 import os
 import sys
+import tokenize
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,9 +119,12 @@ def _refresh_kernel_cache() -> None:
                        + [os.path.join(here, "_math.py"), os.path.join(here, "_layout.py")]):
         try:
             with open(path, "rb") as f:
-                h.update(os.path.basename(path).encode() + b"\0" + f.read())
-        except OSError:
+                # comments do not change compiled code: leave them out of the hash
+                toks = [t.string for t in tokenize.tokenize(f.readline)
+                        if t.type not in (tokenize.COMMENT, tokenize.NL)]
+        except (OSError, SyntaxError, tokenize.TokenError):
             continue
+        h.update(os.path.basename(path).encode() + b"\0" + "\x1f".join(toks).encode())
     stamp_path = os.path.join(cache, "physics_kernels.stamp")
     digest = h.hexdigest()
     try:

@@ -20,8 +20,8 @@ render.window(e, on_click=lambda obj, point, button: ...)
 ```
 
 The physics world's bodies (``e.physics``) are drawn too: static, kinematic and dynamic ones as
-solid shapes, but for a dressed ragdoll's (a ragdoll with a truthy ``dressed``, ``rig`` or
-``figure`` attribute: its figure's skin shows it) and those ``hide_bodies`` leaves out; all of
+solid shapes, but for a dressed ragdoll's (``physics.ragdoll_dressed``: its figure's skin
+shows it) and those ``hide_bodies`` leaves out; all of
 them see-through on top with ``set_debug(e, bodies=True)``, with contacts and anchors on demand.
 Picking a body gives its ``physics.Body`` handle. A figure whose object is destroyed
 (``engine.destroy``) leaves the renderer at the frame's end, its GPU buffers freed.

@@ -312,8 +312,10 @@ class Scene:
 
     def skinned_bodies(self) -> set[int]:
         """Body slots left out of the solid draw: ``hidden_bodies`` and the bodies of every
-        dressed ragdoll (one with a truthy ``dressed``, ``rig`` or ``figure`` attribute), whose
-        figure's skin shows them. The debug overlay still draws them."""
+        dressed ragdoll (``physics.ragdoll_dressed``), whose figure's skin shows
+        them. The debug overlay still draws them."""
+        from ae3d.physics import ragdoll_dressed  # late: physics is optional to the renderer
+
         out = set(self.hidden_bodies)
         e = self.engine
         regs = getattr(e, "services", {}).get("physics.ragdolls") if e is not None else None
@@ -321,8 +323,7 @@ class Scene:
             for r in regs.values():
                 if getattr(r, "destroyed", False):
                     continue
-                if any(getattr(r, a, None) not in (None, False) for a in ("dressed", "rig",
-                                                                           "figure")):
+                if ragdoll_dressed(r) is not None:
                     out.update(int(b) for b in np.asarray(r.bodies).ravel() if b >= 0)
         return out
 
