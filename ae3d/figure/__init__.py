@@ -214,8 +214,7 @@ def clip_duration(f: Figure, clip: str | None = None) -> float:
 
 def clips(f: Figure | Model) -> list[str]:
     """The names of the figure's clips, in the file's order."""
-    model = f if isinstance(f, Model) else _figure.check_figure(f).model
-    return list(model.clips)
+    return list(_model_of(f).clips)
 
 
 def _model_of(f: Figure | Model) -> Model:
@@ -267,19 +266,33 @@ def pose_world(f: Figure | Model, pose: Pose, root: np.ndarray | None = None) ->
     return rig.world_of(pose.translation, pose.rotation, pose.scale, root)
 
 
+def _check_skin(model: Model, skin: int) -> None:
+    if not 0 <= skin < len(model.skins):
+        raise ValueError(f"skin must be in 0..{len(model.skins) - 1}")
+
+
+def _world_arg(world: np.ndarray, n: int) -> np.ndarray:
+    """``world`` as contiguous float64 bone matrices (n, 4, 4); ValueError if not that shape."""
+    w = np.ascontiguousarray(world, dtype=np.float64)
+    if w.shape != (n, 4, 4):
+        raise ValueError(f"world must be ({n}, 4, 4)")
+    return w
+
+
+def _skin_mats(world: np.ndarray, sk: Skin) -> np.ndarray:
+    """Skinning matrices (j, 4, 4) of skin ``sk`` for checked bone world matrices (njit)."""
+    out = np.empty((sk.bones.size, 4, 4))
+    _skinning_kernel(world, sk.bones, sk.inverse_binds, out)
+    return out
+
+
 def skinning_from_world(f: Figure | Model, world: np.ndarray, skin: int = 0) -> np.ndarray:
     """Skinning matrices (j, 4, 4) of skin ``skin`` for bone world matrices ``world``
     (n, 4, 4), e.g. from ``pose_world`` (a pose bank's frames)."""
     model = _model_of(f)
-    if not 0 <= skin < len(model.skins):
-        raise ValueError(f"skin must be in 0..{len(model.skins) - 1}")
-    w = np.ascontiguousarray(world, dtype=np.float64)
-    if w.shape != (len(model.rig.names), 4, 4):
-        raise ValueError(f"world must be ({len(model.rig.names)}, 4, 4)")
-    sk = model.skins[skin]
-    out = np.empty((sk.bones.size, 4, 4))
-    _skinning_kernel(w, sk.bones, sk.inverse_binds, out)
-    return out
+    _check_skin(model, skin)
+    w = _world_arg(world, len(model.rig.names))
+    return _skin_mats(w, model.skins[skin])
 
 
 # -- skinning -------------------------------------------------------------------------------------
@@ -287,9 +300,7 @@ def skinning_matrices(f: Figure, skin: int = 0, update: bool = True,
                       out: np.ndarray | None = None) -> np.ndarray:
     """Skinning matrices (j, 4, 4) of the figure's skin ``skin``:
     ``rig.world[bones[j]] @ inverse_binds[j]``. ``update`` recomputes ``rig.world`` first."""
-    _figure.check_figure(f)
-    if not 0 <= skin < len(f.model.skins):
-        raise ValueError(f"skin must be in 0..{len(f.model.skins) - 1}")
+    _check_skin(_figure.check_figure(f).model, skin)
     return _figure.skinning_matrices(f, skin, update, out)
 
 
@@ -299,14 +310,8 @@ def skin(f: Figure, world: np.ndarray | None = None) -> list[tuple[np.ndarray, n
     _figure.check_figure(f)
     if world is None:
         world = f.rig.update_world()
-    world = np.ascontiguousarray(world, dtype=np.float64)
-    if world.shape != (f.rig.count, 4, 4):
-        raise ValueError(f"world must be ({f.rig.count}, 4, 4)")
-    mats = []
-    for sk in f.model.skins:
-        m = np.empty((sk.bones.size, 4, 4))
-        _skinning_kernel(world, sk.bones, sk.inverse_binds, m)
-        mats.append(m)
+    world = _world_arg(world, f.rig.count)
+    mats = [_skin_mats(world, sk) for sk in f.model.skins]
     out = []
     for mesh in f.model.meshes:
         p = np.empty_like(mesh.positions)

@@ -247,32 +247,31 @@ def mass(e: Any, body: Body) -> float:
 
 
 # ------------------------------------------------------------------------------ state
-def position(e: Any, body: Body) -> np.ndarray:
-    """Position of the body's centre (3,) m (a copy)."""
+def _read(e: Any, body: Body, col: int, n: int) -> np.ndarray:
+    """A copy of the body's ``n`` floats from column ``col`` of the world's float table."""
     w = _world(e)
     s = _slot(w, body)
-    return w.bf[s, L.B_POS:L.B_POS + 3].copy()
+    return w.bf[s, col:col + n].copy()
+
+
+def position(e: Any, body: Body) -> np.ndarray:
+    """Position of the body's centre (3,) m (a copy)."""
+    return _read(e, body, L.B_POS, 3)
 
 
 def rotation(e: Any, body: Body) -> np.ndarray:
     """Rotation (4,) quaternion (x, y, z, w) (a copy)."""
-    w = _world(e)
-    s = _slot(w, body)
-    return w.bf[s, L.B_QUAT:L.B_QUAT + 4].copy()
+    return _read(e, body, L.B_QUAT, 4)
 
 
 def velocity(e: Any, body: Body) -> np.ndarray:
     """Linear velocity of the centre (3,) m/s (a copy)."""
-    w = _world(e)
-    s = _slot(w, body)
-    return w.bf[s, L.B_V:L.B_V + 3].copy()
+    return _read(e, body, L.B_V, 3)
 
 
 def angular_velocity(e: Any, body: Body) -> np.ndarray:
     """Angular velocity (3,) rad/s, world frame (a copy)."""
-    w = _world(e)
-    s = _slot(w, body)
-    return w.bf[s, L.B_W:L.B_W + 3].copy()
+    return _read(e, body, L.B_W, 3)
 
 
 def _moved(w: World, s: int) -> None:
@@ -281,16 +280,22 @@ def _moved(w: World, s: int) -> None:
     w._wake_touching(s)  # noqa: SLF001 - the façade of the same world
 
 
+def _teleport(w: World, s: int, cols: tuple[int, int, int], x: np.ndarray) -> None:
+    """Write ``x`` at the body's current, previous and kinematic-target columns ``cols``,
+    waking it and what it touched; a pending kinematic move is dropped."""
+    _moved(w, s)
+    n = x.shape[0]
+    for c in cols:
+        w.bf[s, c:c + n] = x
+    w.bi[s, L.B_KIN_MOVE] = 0
+
+
 def set_position(e: Any, body: Body, position: Any) -> None:
     """Put the body's centre at ``position`` (3,) m (a teleport: velocities kept)."""
     w = _world(e)
     s = _slot(w, body)
     p = _vec(position, "position")
-    _moved(w, s)
-    w.bf[s, L.B_POS:L.B_POS + 3] = p
-    w.bf[s, L.B_POS0:L.B_POS0 + 3] = p
-    w.bf[s, L.B_KIN_POS:L.B_KIN_POS + 3] = p
-    w.bi[s, L.B_KIN_MOVE] = 0
+    _teleport(w, s, (L.B_POS, L.B_POS0, L.B_KIN_POS), p)
 
 
 def set_rotation(e: Any, body: Body, rotation: Any) -> None:
@@ -298,46 +303,52 @@ def set_rotation(e: Any, body: Body, rotation: Any) -> None:
     w = _world(e)
     s = _slot(w, body)
     q = _quat(rotation, "rotation")
-    _moved(w, s)
-    w.bf[s, L.B_QUAT:L.B_QUAT + 4] = q
-    w.bf[s, L.B_QUAT0:L.B_QUAT0 + 4] = q
-    w.bf[s, L.B_KIN_QUAT:L.B_KIN_QUAT + 4] = q
-    w.bi[s, L.B_KIN_MOVE] = 0
+    _teleport(w, s, (L.B_QUAT, L.B_QUAT0, L.B_KIN_QUAT), q)
+
+
+def _set_vel(e: Any, body: Body, col: int, x: Any, name: str) -> None:
+    """Validate ``x`` (3,) as ``name`` and write it at column ``col`` of a non-static body,
+    which wakes."""
+    w = _world(e)
+    s = _slot(w, body)
+    v = _vec(x, name)
+    if w.kind(s) == L.KIND_STATIC:
+        raise ValueError("body is static: it cannot be given a velocity")
+    w.wake(s)
+    w.bf[s, col:col + 3] = v
 
 
 def set_velocity(e: Any, body: Body, velocity: Any) -> None:
     """Set the linear velocity (3,) m/s (a kinematic body keeps it until told otherwise)."""
-    w = _world(e)
-    s = _slot(w, body)
-    v = _vec(velocity, "velocity")
-    if w.kind(s) == L.KIND_STATIC:
-        raise ValueError("body is static: it cannot be given a velocity")
-    w.wake(s)
-    w.bf[s, L.B_V:L.B_V + 3] = v
+    _set_vel(e, body, L.B_V, velocity, "velocity")
 
 
 def set_angular_velocity(e: Any, body: Body, angular_velocity: Any) -> None:
     """Set the angular velocity (3,) rad/s, world frame."""
+    _set_vel(e, body, L.B_W, angular_velocity, "angular_velocity")
+
+
+def _dynamic_row(e: Any, body: Body, x: Any, name: str, point: Any = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """For the apply_* calls: ``x`` (3,) checked as ``name`` and ``point`` (3,) m if given; the
+    body's float row (a view), woken, with them; None for a non-dynamic body (no effect)."""
     w = _world(e)
     s = _slot(w, body)
-    v = _vec(angular_velocity, "angular_velocity")
-    if w.kind(s) == L.KIND_STATIC:
-        raise ValueError("body is static: it cannot be given a velocity")
+    v = _vec(x, name)
+    p = None if point is None else _vec(point, "point")
+    if w.kind(s) != L.KIND_DYNAMIC:
+        return None
     w.wake(s)
-    w.bf[s, L.B_W:L.B_W + 3] = v
+    return w.bf[s], v, p
 
 
 def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
     """An impulse (3,) N·s at the world ``point`` (3,) m (the centre if None): Δv = J/m,
     Δω = I⁻¹ (r × J) with the body's current world inertia. No effect on non-dynamic bodies."""
-    w = _world(e)
-    s = _slot(w, body)
-    j = _vec(impulse, "impulse")
-    p = None if point is None else _vec(point, "point")
-    if w.kind(s) != L.KIND_DYNAMIC:
+    row = _dynamic_row(e, body, impulse, "impulse", point)
+    if row is None:
         return
-    w.wake(s)
-    bf = w.bf[s]
+    bf, j, p = row
     bf[L.B_V:L.B_V + 3] += bf[L.B_INV_MASS] * j
     if p is not None:
         r = p - bf[L.B_POS:L.B_POS + 3]
@@ -347,13 +358,10 @@ def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
 
 def apply_angular_impulse(e: Any, body: Body, impulse: Any) -> None:
     """An angular impulse (3,) N·m·s (world): Δω = I⁻¹ L."""
-    w = _world(e)
-    s = _slot(w, body)
-    j = _vec(impulse, "impulse")
-    if w.kind(s) != L.KIND_DYNAMIC:
+    row = _dynamic_row(e, body, impulse, "impulse")
+    if row is None:
         return
-    w.wake(s)
-    bf = w.bf[s]
+    bf, j, _ = row
     iw = _rot_diag(bf[L.B_QUAT:L.B_QUAT + 4], bf[L.B_INV_I:L.B_INV_I + 3])
     bf[L.B_W:L.B_W + 3] += iw @ j
 
@@ -361,14 +369,10 @@ def apply_angular_impulse(e: Any, body: Body, impulse: Any) -> None:
 def apply_force(e: Any, body: Body, force: Any, point: Any = None) -> None:
     """A force (3,) N for the next fixed step, at the world ``point`` (3,) m (the centre if
     None: then no torque). Forces add up and are cleared after each step."""
-    w = _world(e)
-    s = _slot(w, body)
-    f = _vec(force, "force")
-    p = None if point is None else _vec(point, "point")
-    if w.kind(s) != L.KIND_DYNAMIC:
+    row = _dynamic_row(e, body, force, "force", point)
+    if row is None:
         return
-    w.wake(s)
-    bf = w.bf[s]
+    bf, f, p = row
     bf[L.B_FORCE:L.B_FORCE + 3] += f
     if p is not None:
         bf[L.B_TORQUE:L.B_TORQUE + 3] += np.cross(p - bf[L.B_POS:L.B_POS + 3], f)
@@ -376,13 +380,11 @@ def apply_force(e: Any, body: Body, force: Any, point: Any = None) -> None:
 
 def apply_torque(e: Any, body: Body, torque: Any) -> None:
     """A torque (3,) N·m (world) for the next fixed step."""
-    w = _world(e)
-    s = _slot(w, body)
-    t = _vec(torque, "torque")
-    if w.kind(s) != L.KIND_DYNAMIC:
+    row = _dynamic_row(e, body, torque, "torque")
+    if row is None:
         return
-    w.wake(s)
-    w.bf[s, L.B_TORQUE:L.B_TORQUE + 3] += t
+    bf, t, _ = row
+    bf[L.B_TORQUE:L.B_TORQUE + 3] += t
 
 
 def move_kinematic(e: Any, body: Body, position: Any, rotation: Any = None) -> None:

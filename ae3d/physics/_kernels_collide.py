@@ -496,26 +496,100 @@ def _clamp_box(p, ext):
 
 
 @njit(cache=True)
-def _seg_box_t(cl, al, h, ext):
-    """Segment parameter closest to the box (local frame): bisection on d/dt of dist²."""
+def _clamp_solid(p, ext, cyl):
+    """Closest point to p of the centred local box (half extents ext) or, with cyl, of the
+    cylinder (radius ext[0], half height ext[1], axis y)."""
+    if cyl:
+        return _clamp_cyl(p, ext[0], ext[1])
+    return _clamp_box(p, ext)
+
+
+@njit(cache=True)
+def _seg_solid_t(cl, al, h, ext, cyl):
+    """Segment parameter closest to the local box or cylinder (ext, cyl: see _clamp_solid):
+    bisection on d/dt of dist²."""
     if h <= 0.0:
         return 0.0
     lo = -h
     hi = h
     p = _mad(cl, al, lo)
-    if _dot(_sub(p, _clamp_box(p, ext)), al) >= 0.0:
+    if _dot(_sub(p, _clamp_solid(p, ext, cyl)), al) >= 0.0:
         return lo
     p = _mad(cl, al, hi)
-    if _dot(_sub(p, _clamp_box(p, ext)), al) <= 0.0:
+    if _dot(_sub(p, _clamp_solid(p, ext, cyl)), al) <= 0.0:
         return hi
     for _ in range(_BISECT_ITERS):
         mid = 0.5 * (lo + hi)
         p = _mad(cl, al, mid)
-        if _dot(_sub(p, _clamp_box(p, ext)), al) > 0.0:
+        if _dot(_sub(p, _clamp_solid(p, ext, cyl)), al) > 0.0:
             hi = mid
         else:
             lo = mid
     return 0.5 * (lo + hi)
+
+
+@njit(cache=True)
+def _ray_face(s0, n, i, e, R, side):
+    """Signed distance along n from s0 to the face plane x_i = -sgn(n_i) e of the local solid
+    it faces, or, with side, to the curved side of the centred cylinder (radius R, half height
+    e, axis y)."""
+    if not side:
+        ni = _comp(n, i)
+        return (-_sgn(ni) * e - _comp(s0, i)) / ni
+    a2 = n[0] * n[0] + n[2] * n[2]
+    b2 = 2.0 * (s0[0] * n[0] + s0[2] * n[2])
+    c2 = s0[0] * s0[0] + s0[2] * s0[2] - R * R
+    disc = b2 * b2 - 4.0 * a2 * c2
+    if a2 < 1e-12 or disc < 0.0:
+        q = _clamp_cyl(s0, R, e)
+        return _len(_sub(q, s0))
+    return (-b2 - math.sqrt(disc)) / (2.0 * a2)
+
+
+@njit(cache=True)
+def _put_rays(cl, al, t, t0, t1, n, r, i, e, R, side, margin, bp, bq, fid, points, seps, ids):
+    """Separated segment against a face of B (local frame; i, e, R, side: see _ray_face): the
+    ends of the range [t0, t1] widened to hold t, each from the capsule's surface along n to
+    the face, written in the world (ids fid + 1, fid + 2) where nearer than margin. Returns
+    how many, or -1 if the range is shorter than 1e-6 m (the caller gives one point)."""
+    if t0 > t1:
+        t0 = t
+        t1 = t
+    t0 = min(t0, t)
+    t1 = max(t1, t)
+    if t1 - t0 <= 1e-6:
+        return -1
+    k = 0
+    for j in range(2):
+        tt = t0 if j == 0 else t1
+        s0 = _mad(_mad(cl, al, tt), n, r)
+        sp = _ray_face(s0, n, i, e, R, side)
+        if sp < margin:
+            mid = _mad(s0, n, 0.5 * sp)
+            _put(points, seps, ids, k, _add(bp, _rot(bq, mid)), sp, fid + 1 + j)
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _put_face(cl, al, t, t0, t1, bu, floor, r, margin, bp, bq, fid, points, seps, ids):
+    """Deep segment against a face of B (local frame) with outward normal -bu, B's minimum
+    along bu being floor: the ends of the range [t0, t1] (t alone if it is empty), written in
+    the world (ids fid + 1, fid + 2) where shallower than margin. Returns how many."""
+    if t0 > t1:
+        t0 = t
+        t1 = t
+    k = 0
+    m = 2 if t1 - t0 > 1e-6 else 1
+    for j in range(m):
+        tt = t0 if j == 0 else t1
+        pj = _mad(cl, al, tt)
+        sp = floor - _dot(pj, bu) - r
+        if sp < margin:
+            mid = _mad(pj, bu, r + 0.5 * sp)
+            _put(points, seps, ids, k, _add(bp, _rot(bq, mid)), sp, fid + 1 + j)
+            k += 1
+    return k
 
 
 @njit(cache=True)
@@ -548,7 +622,7 @@ def _seg_box(c, a, h, r, bp, bq, ext, margin, normal, points, seps, ids):
     """Segment A (sphere h=0, capsule) vs box B. Computed in the box's frame."""
     cl = _irot(bq, _sub(c, bp))
     al = _irot(bq, a)
-    t = _seg_box_t(cl, al, h, ext)
+    t = _seg_solid_t(cl, al, h, ext, False)
     p = _mad(cl, al, t)
     qb = _clamp_box(p, ext)
     dv = _sub(qb, p)
@@ -575,22 +649,9 @@ def _seg_box(c, a, h, r, bp, bq, ext, margin, normal, points, seps, ids):
             h0 = _mad(s0, n, (fpl - _comp(s0, i)) / ni)
             hd = _mad(al, n, -_comp(al, i) / ni)
             t0, t1 = _clip_range_box2(h0, hd, h, ext, i)
-            if t0 > t1:
-                t0 = t
-                t1 = t
-            t0 = min(t0, t)
-            t1 = max(t1, t)
-            if t1 - t0 > 1e-6:
-                k = 0
-                for j in range(2):
-                    tt = t0 if j == 0 else t1
-                    # from the capsule's surface along n to the face's plane
-                    s0 = _mad(_mad(cl, al, tt), n, r)
-                    sp = (-_sgn(ni) * _comp(ext, i) - _comp(s0, i)) / ni
-                    if sp < margin:
-                        mid = _mad(s0, n, 0.5 * sp)
-                        _put(points, seps, ids, k, _add(bp, _rot(bq, mid)), sp, fid + 1 + j)
-                        k += 1
+            k = _put_rays(cl, al, t, t0, t1, n, r, i, _comp(ext, i), 0.0, False, margin, bp, bq,
+                          fid, points, seps, ids)
+            if k >= 0:
                 return k
         mid = _scl(_add(_mad(p, n, r), qb), 0.5)
         _put(points, seps, ids, 0, _add(bp, _rot(bq, mid)), sep, 0)
@@ -628,21 +689,8 @@ def _seg_box(c, a, h, r, bp, bq, ext, margin, normal, points, seps, ids):
         ni = _comp(bu, bi)
         fid = 10 * (2 * bi + (1 if ni < 0.0 else 0))
         t0, t1 = _clip_range_box2(cl, al, h, ext, bi)
-        if t0 > t1:
-            t0 = t
-            t1 = t
-        eb = -_comp(ext, bi)          # B's minimum along bu
-        k = 0
-        m = 2 if t1 - t0 > 1e-6 else 1
-        for j in range(m):
-            tt = t0 if j == 0 else t1
-            pj = _mad(cl, al, tt)
-            sp = eb - _dot(pj, bu) - r
-            if sp < margin:
-                mid = _mad(pj, bu, r + 0.5 * sp)
-                _put(points, seps, ids, k, _add(bp, _rot(bq, mid)), sp, fid + 1 + j)
-                k += 1
-        return k
+        return _put_face(cl, al, t, t0, t1, bu, -_comp(ext, bi), r, margin, bp, bq, fid,
+                         points, seps, ids)
     # edge of B parallel to local axis `edge`, the support of B toward -bu
     ec = (0.0, 0.0, 0.0)
     for j in range(3):
@@ -667,28 +715,6 @@ def _clamp_cyl(p, R, H):
         x = x * (R / rho)
         z = z * (R / rho)
     return (x, _clamp(p[1], -H, H), z)
-
-
-@njit(cache=True)
-def _seg_cyl_t(cl, al, h, R, H):
-    if h <= 0.0:
-        return 0.0
-    lo = -h
-    hi = h
-    p = _mad(cl, al, lo)
-    if _dot(_sub(p, _clamp_cyl(p, R, H)), al) >= 0.0:
-        return lo
-    p = _mad(cl, al, hi)
-    if _dot(_sub(p, _clamp_cyl(p, R, H)), al) <= 0.0:
-        return hi
-    for _ in range(_BISECT_ITERS):
-        mid = 0.5 * (lo + hi)
-        p = _mad(cl, al, mid)
-        if _dot(_sub(p, _clamp_cyl(p, R, H)), al) > 0.0:
-            hi = mid
-        else:
-            lo = mid
-    return 0.5 * (lo + hi)
 
 
 @njit(cache=True)
@@ -730,26 +756,11 @@ def _cyl_support_neg(u, R, H):
 
 
 @njit(cache=True)
-def _ray_cyl(s0, n, R, H, fid):
-    """Signed distance along n from s0 to the cap plane (fid 10/20) or the curved side (30)."""
-    if fid != 30:
-        return (-_sgn(n[1]) * H - s0[1]) / n[1]
-    a2 = n[0] * n[0] + n[2] * n[2]
-    b2 = 2.0 * (s0[0] * n[0] + s0[2] * n[2])
-    c2 = s0[0] * s0[0] + s0[2] * s0[2] - R * R
-    disc = b2 * b2 - 4.0 * a2 * c2
-    if a2 < 1e-12 or disc < 0.0:
-        q = _clamp_cyl(s0, R, H)
-        return _len(_sub(q, s0))
-    return (-b2 - math.sqrt(disc)) / (2.0 * a2)
-
-
-@njit(cache=True)
 def _seg_cyl(c, a, h, r, yp, yq, R, H, margin, normal, points, seps, ids):
     """Segment A (sphere h=0, capsule) vs cylinder B (axis local y). Computed in B's frame."""
     cl = _irot(yq, _sub(c, yp))
     al = _irot(yq, a)
-    t = _seg_cyl_t(cl, al, h, R, H)
+    t = _seg_solid_t(cl, al, h, (R, H, R), True)
     p = _mad(cl, al, t)
     qc = _clamp_cyl(p, R, H)
     dv = _sub(qc, p)
@@ -782,22 +793,9 @@ def _seg_cyl(c, a, h, r, yp, yq, R, H, margin, normal, points, seps, ids):
                 t1 = min(t1, h)
                 fid = 30
             if fid > 0:
-                if t0 > t1:
-                    t0 = t
-                    t1 = t
-                t0 = min(t0, t)
-                t1 = max(t1, t)
-                if t1 - t0 > 1e-6:
-                    k = 0
-                    for j in range(2):
-                        tt = t0 if j == 0 else t1
-                        # from the capsule's surface along n to the cap's plane / the side
-                        s0 = _mad(_mad(cl, al, tt), n, r)
-                        sp = _ray_cyl(s0, n, R, H, fid)
-                        if sp < margin:
-                            mid = _mad(s0, n, 0.5 * sp)
-                            _put(points, seps, ids, k, _add(yp, _rot(yq, mid)), sp, fid + 1 + j)
-                            k += 1
+                k = _put_rays(cl, al, t, t0, t1, n, r, 1, H, R, fid == 30, margin, yp, yq, fid,
+                              points, seps, ids)
+                if k >= 0:
                     return k
         mid = _scl(_add(_mad(p, n, r), qc), 0.5)
         _put(points, seps, ids, 0, _add(yp, _rot(yq, mid)), sep, 0)
@@ -847,21 +845,8 @@ def _seg_cyl(c, a, h, r, yp, yq, R, H, margin, normal, points, seps, ids):
         return 0
     if kind == 1:
         t0, t1 = _clip_range_disk(cl, al, h, R)
-        if t0 > t1:
-            t0 = t
-            t1 = t
         fid = 10 if bu[1] < 0.0 else 20
-        k = 0
-        m = 2 if t1 - t0 > 1e-6 else 1
-        for j in range(m):
-            tt = t0 if j == 0 else t1
-            pj = _mad(cl, al, tt)
-            sp = -H - _dot(pj, bu) - r
-            if sp < margin:
-                mid = _mad(pj, bu, r + 0.5 * sp)
-                _put(points, seps, ids, k, _add(yp, _rot(yq, mid)), sp, fid + 1 + j)
-                k += 1
-        return k
+        return _put_face(cl, al, t, t0, t1, bu, -H, r, margin, yp, yq, fid, points, seps, ids)
     # the point: at the segment's point nearest the cylinder's axis (the middle of the overlap),
     # on the line of action along the normal
     pA = _mad(w, bu, r)
@@ -1131,7 +1116,7 @@ def _box_box_exact(pa, qa, ea, pb, qb, eb):
                 s2 = _comp(se, o2) if (k & 2) else -_comp(se, o2)
                 cl = _mad(_mad(cs, a1, s1), a2, s2)
                 h = _comp(se, ax)
-                t = _seg_box_t(cl, al, h, oe)
+                t = _seg_solid_t(cl, al, h, oe, False)
                 p = _mad(cl, al, t)
                 qc = _clamp_box(p, oe)
                 d = _len(_sub(p, qc))
@@ -1316,7 +1301,7 @@ def _box_cyl(pa, qa, ea, yp, yq, R, H, margin, normal, points, seps, ids):
         if bis:
             ecl = _irot(yq, _sub(_add(pa, _rot(qa, ec)), yp))
             eal = _irot(yq, _axis(qa, ax))
-            te = _seg_cyl_t(ecl, eal, he, R, H)
+            te = _seg_solid_t(ecl, eal, he, (R, H, R), True)
             pe = _mad(ecl, eal, te)
             qc = _clamp_cyl(pe, R, H)
             d = _irot(qa, _rot(yq, _sub(qc, pe)))

@@ -46,6 +46,17 @@ def _make(eng, asset, name, yaw=QUARTER, position=(1.0, 0.0, -2.0)):
     return f
 
 
+def _dressed(eng, asset, name, fitted):
+    """A figure and a ragdoll on it: fitted to its rig, or the reference ragdoll dressed."""
+    f = _make(eng, asset, name)
+    if fitted:
+        r = D.ragdoll_for_rig(eng, "R", f)
+    else:
+        r = physics.ragdoll(eng, "R", (0.0, 0.0, 0.0))
+        D.ragdoll_dress(r, f)
+    return f, r
+
+
 def _bone_rot(world, i):
     return D._mat_quat(world[i, :3, :3])  # noqa: SLF001
 
@@ -154,12 +165,7 @@ def _check_reproduced(rig, before):
 @pytest.mark.parametrize("name", HUMANOIDS)
 @pytest.mark.parametrize("fitted", [True, False])
 def test_bodies_put_to_the_rig_and_drawn_back(eng, asset, name, fitted):
-    f = _make(eng, asset, name)
-    if fitted:
-        r = D.ragdoll_for_rig(eng, "R", f)
-    else:
-        r = physics.ragdoll(eng, "R", (0.0, 0.0, 0.0))
-        D.ragdoll_dress(r, f)
+    f, r = _dressed(eng, asset, name, fitted)
     figure.play(f, "Walk", 1.0, True)
     figure.set_clip_time(f, 0.3)
     _pose(f.rig)  # a pose of its own on top of the walk's hips
@@ -228,12 +234,7 @@ def test_the_animations_pose_is_kept_beside_the_rig(eng, asset):
 @pytest.mark.parametrize("name", HUMANOIDS)
 @pytest.mark.parametrize("fitted", [True, False])
 def test_rest_pose_targets_are_the_rest_targets(eng, asset, name, fitted):
-    f = _make(eng, asset, name)
-    if fitted:
-        r = D.ragdoll_for_rig(eng, "R", f)
-    else:
-        r = physics.ragdoll(eng, "R", (0.0, 0.0, 0.0))
-        D.ragdoll_dress(r, f)
+    f, r = _dressed(eng, asset, name, fitted)
     figure.play(f, "Walk", 1.0, True)  # a clip playing does not matter: the rest pose is read
     f.rig.reset()
     t = D.ragdoll_rig_targets(r)

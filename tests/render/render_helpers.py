@@ -101,6 +101,14 @@ def front_camera(e) -> None:
     render.camera_orbit(e, target=(0.0, 0.9, 0.0), distance=3.6, yaw=0.0, pitch=0.12)
 
 
+def framed_figure(e) -> Standing:
+    """``standing_figure`` seen by ``front_camera``, one frame (1/60 s) run."""
+    fig = standing_figure(e)
+    front_camera(e)
+    e.frame(1 / 60)
+    return fig
+
+
 def to_srgb(c) -> np.ndarray:
     return np.clip(np.asarray(c, float), 0, 1) ** (1 / 2.2) * 255.0
 

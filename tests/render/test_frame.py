@@ -4,7 +4,7 @@ scene drawn twice is the same image; a destroyed figure leaves the renderer (spe
 from __future__ import annotations
 
 import numpy as np
-from render_helpers import H, W, chroma, front_camera, standing_figure, to_srgb
+from render_helpers import H, W, chroma, framed_figure, front_camera, standing_figure, to_srgb
 
 from ae3d import engine, render
 
@@ -45,17 +45,13 @@ def test_box_man_colour_at_bones_ground_elsewhere(eng):
 
 
 def test_same_scene_twice_is_identical(eng):
-    standing_figure(eng)
-    front_camera(eng)
-    eng.frame(1 / 60)
+    framed_figure(eng)
     a = render.still(eng, width=W, height=H)
     b = render.still(eng, width=W, height=H)
     assert np.array_equal(a, b)
     e2 = engine.Engine()
     try:
-        standing_figure(e2)
-        front_camera(e2)
-        e2.frame(1 / 60)
+        framed_figure(e2)
         c = render.still(e2, width=W, height=H)
     finally:
         e2.close()
@@ -63,9 +59,7 @@ def test_same_scene_twice_is_identical(eng):
 
 
 def test_destroyed_figure_leaves_the_renderer(eng):
-    fig = standing_figure(eng)
-    front_camera(eng)
-    eng.frame(1 / 60)
+    fig = framed_figure(eng)
     r = render.renderer(eng, W, H)
     before = render.still(eng, width=W, height=H)
     assert r.gpu_meshes == 1
@@ -91,9 +85,7 @@ def test_bad_input_is_refused(eng):
 
 
 def test_hidden_figure_is_not_drawn(eng):
-    fig = standing_figure(eng)
-    front_camera(eng)
-    eng.frame(1 / 60)
+    fig = framed_figure(eng)
     x, y = render.project(eng, fig.chest, W, H)
     assert render.pick(eng, x, y, W, H).target == fig.obj
     items = [f for f in render.scene(eng).all_figures() if f.obj == fig.obj]

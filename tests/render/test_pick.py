@@ -7,15 +7,13 @@ import math
 
 import numpy as np
 import pytest
-from render_helpers import H, W, front_camera, horde_mesh_bank, standing_figure
+from render_helpers import H, W, framed_figure, front_camera, horde_mesh_bank
 
 from ae3d import render
 
 
 def test_chest_pixel_gives_the_figure(eng):
-    fig = standing_figure(eng)
-    front_camera(eng)
-    eng.frame(1 / 60)
+    fig = framed_figure(eng)
     x, y = render.project(eng, fig.chest, W, H)
     p = render.pick(eng, x, y, W, H)
     assert p.target == fig.obj
@@ -25,9 +23,7 @@ def test_chest_pixel_gives_the_figure(eng):
 
 @pytest.mark.parametrize("x,y", [(40, 470), (600, 460), (320, 475), (100, 300)])
 def test_bare_ground_gives_the_ground_and_its_point_within_1cm(eng, x, y):
-    standing_figure(eng)
-    front_camera(eng)
-    eng.frame(1 / 60)
+    framed_figure(eng)
     p = render.pick(eng, x, y, W, H)
     assert p.target is render.GROUND
     # where the pixel's ray meets the plane y = 0
