@@ -82,10 +82,7 @@ def test_faces_its_object(scene):
 
 @pytest.mark.parametrize("k", [
     "box",
-    pytest.param("mixamo", marks=pytest.mark.xfail(strict=True, reason=(
-        "measured 1.08 to 1.37 deg at most: the fitted Mixamo ragdoll's arms touch its pelvis "
-        "and lower "
-        "back at rest, the contacts come and go every few steps and jolt the pelvis (dressing)"))),
+    "mixamo",
 ])
 def test_stands_on_its_muscles(scene, k):
     lean = scene["leans"][k]

@@ -6,15 +6,10 @@ at most (before 8 sub-steps it measured 0.56 and 1.59).
 
 from __future__ import annotations
 
-import pytest
-
 from ae3d import engine, motion, physics
 from ae3d.motion import _measure as M
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "measured 0.15 rad/s on average, 0.76 to 1.12 at most: the same with the physics' own "
-    "ragdoll_drive and no motion module (physics: the powered ragdoll is not yet still)"))
 def test_powered_figure_at_rest_is_still():
     with engine.Engine() as e:
         physics.ground(e)

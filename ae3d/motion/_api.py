@@ -17,6 +17,7 @@ from ae3d.physics import _layout as L
 from . import _kernels as K
 from ._state import (
     BLEND_TIME,
+    BLOW_OVERCOMES,
     HIT_CAP,
     HIT_SPEED,
     MAXB,
@@ -116,6 +117,7 @@ def active_ragdoll(r: Any) -> Motion:
     s.lean[slot] = 0.0
     s.max_lean[slot] = 0.0
     s.falling[slot] = 0
+    s.letgo[slot] = 0.0
     s.spring_hz[slot] = r.spring_hz
     m = Motion(engine=e, slot=slot, ragdoll=r)
     s.handles[slot] = m
@@ -199,6 +201,7 @@ def _set_mode(m: Motion, mode: int, first: bool = False) -> None:
             _rig_handover(m, old, mode)
     s.mode[m.slot] = mode
     s.falling[m.slot] = 0
+    s.letgo[m.slot] = 0.0
     if mode == K.ANIMATED:
         physics.ragdoll_set_powered(r, False)
         # the follow anchors, made where the animation's bodies are
@@ -323,6 +326,11 @@ def hit(body: Motion, bone: int, point: Any, impulse: Any, use_cost: bool = Fals
     for nb in NEIGHBOURS[b]:
         if nb < r.bones:
             _take(s, m, nb, 0.5 * share)
+    # a blow past what the balance keeps lets its anchor go (the kernels' pre_step): held, the
+    # anchor on the world took the blow's turn out of the pelvis and the figure slid on its feet
+    total = float(np.sum(w.bf[r.bodies, L.B_MASS]))
+    if total > 0.0 and float(np.linalg.norm(j)) / total > BLOW_OVERCOMES:
+        s.letgo[m.slot] = K.LETGO_TIME
     physics.apply_impulse(e, w.handle(slot), j, p)
 
 

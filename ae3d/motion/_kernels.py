@@ -12,8 +12,10 @@ They write the physics world's joint and anchor rows directly (the layout is ``p
   within its budget: full budget x figure strength x (1 - the share a blow took). The springs are
   off: the motor is the muscle (a spring's stiffness is relative to two small inertias and sagged,
   spec "A joint's muscle is its motor"). The pelvis's upright anchor holds at 1,200 N·m x strength
-  (the balance); the heading hold at 60 N·m x strength while a sole touches the ground and the
-  lean is under 0.35 rad, else 0 with its impulse cleared (#689).
+  (the balance), what a blow past it overcomes: a blow giving the figure over 2.4 m/s lets it go
+  over 0.4 s, and a figure falling (past 0.35 rad) has it let go until caught (under half).
+  The heading hold is at 60 N·m x strength while a sole touches the ground and the lean is under
+  0.35 rad, else 0 with its impulse cleared (#689).
 * LIMP: motors, springs, balance and heading off; joint friction only (a ragdoll).
 
 Quaternions are (x, y, z, w). Units: m, s, rad, N·m.
@@ -71,6 +73,7 @@ ACTING = 4
 
 FALL_LEAN = 0.35        # rad: a POWERED figure leaning more than this from its pose is falling
 CAUGHT_LEAN = 0.175     # rad: it has caught itself under half of it
+LETGO_TIME = 0.4        # s: a blow past the balance lets its anchor go over this ("On muscles")
 TELEPORT_SPEED = 15.0   # m/s: an animated body's target faster than this has jumped, not moved
 TELEPORT_SPIN = 40.0    # rad/s: the same for its turn
 
@@ -180,7 +183,7 @@ def _lean(bf, s, ux, uy, uz, arx, ary, arz, arw):
 @njit(cache=True)
 def pre_step(want, dt, nfig, alive, stepped, owner, mode, nbones, parent, joints, bodies, full,
              fstrength, loss, lrate, targets, anim_pos, anim_rot, prev_p, prev_q, has_prev,
-             follow, upright, heading, lean, spring_hz, soles, up_local, fwd_local,
+             follow, upright, heading, lean, falling, letgo, spring_hz, soles, up_local, fwd_local,
              balance_torque, heading_torque, drive_time, drive_max_w,
              bf, bi, jf, ji, af, ai, si, nbody, scratch_p, scratch_q):
     """Before the physics step, for every live figure whose ``stepped`` equals ``want``: the
@@ -255,7 +258,18 @@ def pre_step(want, dt, nfig, alive, stepped, owner, mode, nbones, parent, joints
             sb = soles[k]
             if sb < nb and si[bodies[f, sb], SI_TOUCH] != 0:
                 on_soles = True
+        # the balance is what a blow past it overcomes (#6): such a blow (``hit``) lets the
+        # anchor go over LETGO_TIME, its cap fading to nothing, and a figure leaning past the
+        # falling lean (0.35 rad) has it let go until it is back under half of that (post_step's
+        # falling flag). Held regardless, the anchor on the world took a 400 N·s blow's whole
+        # turn out of the pelvis at once: the figure slid 2.6 m on its feet into a squat and its
+        # muscles stood it up again, rather than toppling
         up_cap = balance_torque * s if powered else 0.0
+        if letgo[f] > 0.0:
+            up_cap *= letgo[f] / LETGO_TIME
+            letgo[f] = max(0.0, letgo[f] - dt)
+        if falling[f] != 0:
+            up_cap = 0.0
         head_cap = heading_torque * s if (powered and on_soles and lean[f] < FALL_LEAN) else 0.0
         ku = upright[f]
         # the balance holds the pelvis to the animation's pelvis's tilt (its yaw free): the body

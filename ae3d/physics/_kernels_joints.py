@@ -109,6 +109,10 @@ LIMIT_ZETA = 1.0
 # > 0: a violated limit is rigid instead (full mass, no impulse scale) and takes out this share of
 # its error in a sub-step (Baumgarte-like, without momentum: the relax pass removes the push)
 LIMIT_BETA = 0.8
+# A powered figure standing untouched (#579, tests/test_motion_rest.py) rang at 8 sub-steps: its
+# legs swayed sideways with the pelvis held upright, growing to 0.15 rad/s on average and 1.1 at
+# most. With the drive's target taken each sub-step and two joint passes in the bias pass it is
+# still (0.003 and 0.014; either alone: 0.07/0.75 and 0.15/0.76; 16 sub-steps: 0.0004).
 DRIVE_EVERY_SUBSTEP = True  # the pose drive's target taken each sub-step (see _solve_pass)
 BIAS_ITERATIONS = 2  # joint passes in the bias pass of each sub-step
 
@@ -615,14 +619,14 @@ def solve_joints(bf, bi, jf, ji, nj, h, use_bias):
     (a light limb's limit, its point and its neighbours fight within a pass: a second pass holds
     a limp ragdoll's limits within 3 degrees under blows), one in the relax pass."""
     if use_bias:
-        for _ in range(BIAS_ITERATIONS):
-            _solve_pass(bf, bi, jf, ji, nj, h, True)
+        for it in range(BIAS_ITERATIONS):
+            _solve_pass(bf, bi, jf, ji, nj, h, True, DRIVE_EVERY_SUBSTEP and it == 0)
     else:
-        _solve_pass(bf, bi, jf, ji, nj, h, False)
+        _solve_pass(bf, bi, jf, ji, nj, h, False, False)
 
 
 @njit(cache=True)
-def _solve_pass(bf, bi, jf, ji, nj, h, use_bias):
+def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
     """One Gauss-Seidel pass over the joints (bias pass when use_bias, else relax)."""
     inv_h = 1.0 / h
     # limits, once violated, are pushed back as stiffly as the sub-step allows (a quarter of its
@@ -665,7 +669,7 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias):
             smass = 1.0
             simp = 0.0
         motor_max = jf[j, J_MOTOR_MAX]
-        if DRIVE_EVERY_SUBSTEP and use_bias and motor_max > 0.0:
+        if take_drive and motor_max > 0.0:
             # the drive's target from the pose this sub-step starts at, not the step's: a target
             # held for the whole step is a step's delay in the muscle's loop, and a powered
             # figure standing untouched rang against it at 8 sub-steps (#579)
