@@ -13,6 +13,11 @@ hinges for knees and elbows, position servos on every joint DOF with force range
 budgets, the pelvis on three slides and three hinges whose two tilts are servoed within 1,200 N·m
 (the upright anchor), 8 steps of 1/480 s per frame. Prints a table; ``--json PATH`` writes it.
 Asserts nothing about time.
+
+``--breakdown N`` times each stage of the step for N figures instead: the stages of
+``_kernels_step.step_world`` called one by one from Python in its order (the same kernels on the
+same data, so the same results), best and median over the timed steps, µs per figure per step
+(the sub-step stages summed over the sub-steps). Keep it in step with ``step_world``'s order.
 """
 
 from __future__ import annotations
@@ -93,6 +98,125 @@ def run_ae3d(n: int) -> dict:
     }
     e.close()
     return out
+
+
+def breakdown(n: int) -> dict:
+    """Per-stage µs per figure per step (best, median) for n figures; see the module docstring."""
+    from ae3d.physics import _kernels_step as ks
+    from ae3d.physics._kernels_anchors import prepare_anchors, solve_anchors, warm_start_anchors
+    from ae3d.physics._kernels_broadphase import compute_bounds, find_pairs
+    from ae3d.physics._kernels_contact import (
+        apply_restitution,
+        build_manifolds,
+        prepare_contacts,
+        solve_contacts,
+        warm_start_contacts,
+    )
+    from ae3d.physics._kernels_joints import prepare_joints, solve_joints, warm_start_joints
+    from ae3d.physics._kernels_sleep import update_sleep, wake_through_joints
+
+    e = engine.Engine()
+    w = e.physics
+    w.add_body(L.KIND_STATIC, L.SHAPE_PLANE, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    rs = []
+    for k in range(n):
+        r = physics.ragdoll(e, f"r{k}", (2.0 * (k % 8), 0.0, 2.0 * (k // 8)), 8.0, 8.0, 1.0)
+        physics.ragdoll_set_powered(r, True)
+        physics.ragdoll_set_balance(r, human.BALANCE_TORQUE)
+        rs.append(r)
+    rest = physics.ragdoll_rest_targets(rs[0])
+    dt = e.fixed_dt
+    t = 0.0
+    for _ in range(SETTLE):
+        physics.ragdolls_drive(rs, _bow_targets(rest, t))
+        w.step(dt)
+        t += dt
+    acc: dict = {}
+
+    def tm(name, f, *a):
+        t0 = time.perf_counter()
+        r = f(*a)
+        acc[name] = acc.get(name, 0.0) + time.perf_counter() - t0
+        return r
+
+    def step():
+        g = w.gravity
+        bf, bi, jf, ji, af, ai, sf, si = w.bf, w.bi, w.jf, w.ji, w.af, w.ai, w.sf, w.si
+        mf1, mi1, keys = w._mf1, w._mi1, w.keys
+        cn, cp, cs, cid = w._cn, w._cp, w._cs, w._cid
+        nb, nj, na, nsub = w.n, w.nj, w.na, w.effective_substeps
+        h = dt / nsub
+        gx, gy, gz = float(g[0]), float(g[1]), float(g[2])
+        gmag = math.sqrt(gx * gx + gy * gy + gz * gz)
+        tm("wake through joints", wake_through_joints, bf, bi, nb, ji, nj)
+        tm("activity", ks._activity, bf, bi, nb, si)
+        axis = tm("bounds", compute_bounds, bf, bi, nb, dt, gmag, w.margin, sf)
+        cap = keys.shape[0]
+        npairs = tm("find pairs", find_pairs, bf, bi, nb, sf, si, axis, keys, cap, w.ign,
+                    w._n_ign, w.margin, w.ip[ks.IP_SORT:ks.IP_SORT + 2])
+        tm("wake pass", ks._wake_pass, bf, bi, nb, keys, min(npairs, cap), sf, si, cn, cp, cs,
+           cid)
+        tm("start poses", ks._start_poses, bf, bi, nb)
+        si[:nb, L.SI_TOUCH] = 0
+        nm = tm("build manifolds", build_manifolds, bf, bi, keys, min(npairs, cap), sf, si, w.mf,
+                w.mi, w.nm, mf1, mi1, mf1.shape[0], cn, cp, cs, cid)
+        nm = min(nm, mf1.shape[0])
+        tm("joints prepare", prepare_joints, bf, bi, jf, ji, nj, h)
+        tm("anchors prepare", prepare_anchors, bf, bi, af, ai, na, h)
+        tm("contacts prepare", prepare_contacts, bf, mf1, mi1, nm, h, w.contact_hertz,
+           w.contact_damping)
+        for _ in range(nsub):
+            tm("integrate velocities", ks._integrate_velocities, bf, bi, nb, h, gx, gy, gz)
+            tm("joints warm start", warm_start_joints, bf, bi, jf, ji, nj)
+            tm("anchors warm start", warm_start_anchors, bf, bi, af, ai, na)
+            tm("contacts warm start", warm_start_contacts, bf, mf1, mi1, nm)
+            tm("joints solve", solve_joints, bf, bi, jf, ji, nj, h, True)
+            tm("anchors solve", solve_anchors, bf, bi, af, ai, na, h, True)
+            tm("contacts solve", solve_contacts, bf, mf1, mi1, nm, 1.0 / h, True,
+               w.contact_speed, w.point_sweeps)
+            tm("integrate positions", ks._integrate_positions, bf, bi, si, nb, h, gx, gy, gz,
+               w.max_linear_speed)
+            tm("joints relax", solve_joints, bf, bi, jf, ji, nj, h, False)
+            tm("anchors relax", solve_anchors, bf, bi, af, ai, na, h, False)
+            tm("contacts relax", solve_contacts, bf, mf1, mi1, nm, 1.0 / h, False,
+               w.contact_speed, w.point_sweeps)
+        tm("restitution", apply_restitution, bf, mf1, mi1, nm, w.restitution_threshold)
+        bf[:nb, L.B_FORCE:L.B_FORCE + 3] = 0.0
+        bf[:nb, L.B_TORQUE:L.B_TORQUE + 3] = 0.0
+        tm("sleep", update_sleep, bf, bi, nb, mi1, nm, ji, nj, sf, si, dt, w.sleep_threshold,
+           w.time_to_sleep, 1 if w.sleep else 0)
+        w.mf, w._mf1 = w._mf1, w.mf
+        w.mi, w._mi1 = w._mi1, w.mi
+        w.nm = int(nm)
+        w.last_pairs = int(npairs)
+        return npairs, nm
+
+    per: dict = {}
+    for k in range(20 + STEPS):  # 20 to compile and warm up
+        physics.ragdolls_drive(rs, _bow_targets(rest, t))
+        acc.clear()
+        npairs, nm = step()
+        t += dt
+        if k >= 20:
+            for name, v in acc.items():
+                per.setdefault(name, []).append(1e6 * v / n)
+    rows = {name: (float(np.min(v)), float(np.median(v))) for name, v in per.items()}
+    out = {"figures": n, "pairs": int(npairs), "manifolds": int(nm), "stages": rows}
+    e.close()
+    return out
+
+
+def print_breakdown(b: dict) -> None:
+    print(f"{b['figures']} figures, {b['pairs']} candidate pairs, {b['manifolds']} manifolds;"
+          " µs per figure per step")
+    print(f"{'stage':>22} {'best':>7} {'median':>7}")
+    groups: dict = {}
+    for name, (lo, med) in sorted(b["stages"].items(), key=lambda kv: -kv[1][0]):
+        print(f"{name:>22} {lo:7.2f} {med:7.2f}")
+        g = name.split()[0] if name.split()[0] in ("joints", "anchors", "contacts") else "other"
+        groups[g] = groups.get(g, 0.0) + lo
+    print("  best by group: " + ", ".join(f"{g} {v:.1f}" for g, v in groups.items())
+          + f"; sum {sum(groups.values()):.1f}")
 
 
 # ---------------------------------------------------------------------------------- MuJoCo
@@ -231,7 +355,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--counts", default=",".join(map(str, COUNTS)))
+    ap.add_argument("--breakdown", type=int, metavar="N",
+                    help="time each stage of the step for N figures instead")
     args = ap.parse_args(argv)
+    if args.breakdown:
+        b = breakdown(args.breakdown)
+        print_breakdown(b)
+        if args.json:
+            with open(args.json, "w") as fh:
+                json.dump({"bench": "ragdolls_breakdown", **b}, fh, indent=2)
+        return 0
     counts = [int(c) for c in args.counts.split(",")]
     run_ae3d(1)  # compile / load the kernels first
     rows = []

@@ -191,22 +191,71 @@ def _filter(bi, a, b):
 
 
 @njit(cache=True)
-def find_pairs(bf, bi, n, sf, si, axis, keys, key_cap, ign, n_ign, base_margin):
+def _coherent_sort(si, sf, m, budget):
+    """Insertion sort of si[:m, SI_ORDER] by (SF_KEY, slot), from the order it holds (last
+    step's, nearly sorted: bodies move little in a step, so this is O(m)). Returns False once
+    more than ``budget`` moves were needed (the order is then still a permutation)."""
+    moves = 0
+    for ii in range(1, m):
+        s = si[ii, SI_ORDER]
+        k = sf[s, SF_KEY]
+        jj = ii - 1
+        while jj >= 0:
+            t = si[jj, SI_ORDER]
+            kt = sf[t, SF_KEY]
+            if kt < k or (kt == k and t < s):
+                break
+            si[jj + 1, SI_ORDER] = t
+            jj -= 1
+        moves += ii - 1 - jj
+        si[jj + 1, SI_ORDER] = s
+        if moves > budget:
+            return False
+    return True
+
+
+@njit(cache=True)
+def find_pairs(bf, bi, n, sf, si, axis, keys, key_cap, ign, n_ign, base_margin, sort_state):
     """Candidate pairs as sorted keys in keys[:count]; returns the count found (may exceed
-    key_cap: then only key_cap are written and the caller grows the array for the next step)."""
+    key_cap: then only key_cap are written and the caller grows the array for the next step).
+
+    sort_state (int64 (2,)): the count and axis of the sweep order left in si[:, SI_ORDER] by
+    the last call. When this call sweeps the same bodies on the same axis, that order is
+    insertion-sorted (nearly sorted already); otherwise, or when too much moved, merge-sorted.
+    Any order sorted by the key finds the same pairs, and the keys are sorted at the end, so
+    the result does not depend on which sort ran."""
     m = 0
     nplanes = 0
     for i in range(n):
+        si[i, SI_TMP] = 0  # 1: takes part in the sweep
         if bi[i, B_KIND] == KIND_FREE or bi[i, B_PARKED] != 0:
             continue
         if bi[i, B_SHAPE] == SHAPE_PLANE:
             si[nplanes, SI_PLANE] = i
             nplanes += 1
             continue
-        si[m, SI_ORDER] = i
+        si[i, SI_TMP] = 1
         sf[i, SF_KEY] = sf[i, SF_LO + axis]
         m += 1
-    _merge_sort(si, sf, m)
+    same = m > 1 and sort_state[0] == m and sort_state[1] == axis
+    if same:
+        # last step's order holds exactly these bodies, each once?
+        for ii in range(m):
+            s = si[ii, SI_ORDER]
+            if s < 0 or s >= n or si[s, SI_TMP] != 1:
+                same = False
+                break
+            si[s, SI_TMP] = 2
+    if not (same and _coherent_sort(si, sf, m, 4 * m + 64)):
+        if not same:
+            k = 0
+            for i in range(n):
+                if si[i, SI_TMP] != 0:
+                    si[k, SI_ORDER] = i
+                    k += 1
+        _merge_sort(si, sf, m)
+    sort_state[0] = m
+    sort_state[1] = axis
     # the boxes in sweep order, contiguous (the inner loop then walks memory in order); the
     # sweep axis goes first, then the other two
     a1 = (axis + 1) % 3

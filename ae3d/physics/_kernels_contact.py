@@ -56,7 +56,7 @@ import math
 
 from numba import njit
 
-from ._kernels_collide import collide
+from ._kernels_collide import _collide_sorted, collide
 from ._layout import (
     B_DIMS,
     B_FRICTION,
@@ -133,6 +133,27 @@ KEY_MASK = (1 << 32) - 1
 CLAMP = 0.25
 
 
+@njit(cache=True, inline="always")
+def collide_bodies(bf, bi, a, b, margin, cn, cp, cs, cid):
+    """``collide`` of bodies a and b read straight from their rows: the same computation, without
+    the eight array views (and their reference counting) the array signature costs per pair."""
+    sa = bi[a, B_SHAPE]
+    sb = bi[b, B_SHAPE]
+    da = (bf[a, B_DIMS], bf[a, B_DIMS + 1], bf[a, B_DIMS + 2])
+    db = (bf[b, B_DIMS], bf[b, B_DIMS + 1], bf[b, B_DIMS + 2])
+    pa = (bf[a, B_POS], bf[a, B_POS + 1], bf[a, B_POS + 2])
+    pb = (bf[b, B_POS], bf[b, B_POS + 1], bf[b, B_POS + 2])
+    qa = (bf[a, B_QUAT], bf[a, B_QUAT + 1], bf[a, B_QUAT + 2], bf[a, B_QUAT + 3])
+    qb = (bf[b, B_QUAT], bf[b, B_QUAT + 1], bf[b, B_QUAT + 2], bf[b, B_QUAT + 3])
+    if sa > sb:
+        cnt = _collide_sorted(sb, db, pb, qb, sa, da, pa, qa, margin, cn, cp, cs, cid)
+        cn[0] = -cn[0]
+        cn[1] = -cn[1]
+        cn[2] = -cn[2]
+        return cnt
+    return _collide_sorted(sa, da, pa, qa, sb, db, pb, qb, margin, cn, cp, cs, cid)
+
+
 @njit(cache=True)
 def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap,
                     cn, cp, cs, cid):
@@ -154,9 +175,7 @@ def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap
             reach = bf[a, B_RADIUS] + bf[b, B_RADIUS] + margin
             if dx * dx + dy * dy + dz * dz > reach * reach:
                 continue
-        cnt = collide(bi[a, B_SHAPE], bf[a, B_DIMS:B_DIMS + 3], bf[a, B_POS:B_POS + 3],
-                      bf[a, B_QUAT:B_QUAT + 4], bi[b, B_SHAPE], bf[b, B_DIMS:B_DIMS + 3],
-                      bf[b, B_POS:B_POS + 3], bf[b, B_QUAT:B_QUAT + 4], margin, cn, cp, cs, cid)
+        cnt = collide_bodies(bf, bi, a, b, margin, cn, cp, cs, cid)
         if cnt <= 0:
             continue
         if nm >= m_cap:
@@ -340,30 +359,40 @@ def _apply(bf, a, b, ma, mb, ia, ib, ra, rb, pv):
 
 
 @njit(cache=True, inline="always")
-def _twist(bf, a, b, ma, mb, ia, ib, n, lam):
-    """Angular impulse lam·n (N·m·s) on B and -lam·n on A."""
-    if lam == 0.0:
-        return
-    if ma > 0.0:
-        ta = mvmul(ia, n)
-        for k in range(3):
-            bf[a, B_W + k] -= lam * ta[k]
-    if mb > 0.0:
-        tb = mvmul(ib, n)
-        for k in range(3):
-            bf[b, B_W + k] += lam * tb[k]
+def _iw_mul(bf, i, v):
+    """Body i's world inverse inertia (B_IW, row-major) times v, read in place."""
+    return (bf[i, B_IW] * v[0] + bf[i, B_IW + 1] * v[1] + bf[i, B_IW + 2] * v[2],
+            bf[i, B_IW + 3] * v[0] + bf[i, B_IW + 4] * v[1] + bf[i, B_IW + 5] * v[2],
+            bf[i, B_IW + 6] * v[0] + bf[i, B_IW + 7] * v[1] + bf[i, B_IW + 8] * v[2])
 
 
 @njit(cache=True, inline="always")
-def _torque(bf, a, b, ma, mb, ia, ib, t):
-    """Angular impulse t (3,) N·m·s on B and -t on A."""
+def _imp_bf(bf, a, b, ma, mb, ra, rb, pv, va, wa, vb, wb):
+    """Velocities after impulse pv (N·s) on B at rb and -pv on A at ra; a side with no inverse
+    mass (static, kinematic) is left as it is (its velocities are never stored back)."""
     if ma > 0.0:
-        ta = mvmul(ia, t)
+        ta = _iw_mul(bf, a, cross(ra, pv))
+        va = madd(va, pv, -ma)
+        wa = sub(wa, ta)
+    if mb > 0.0:
+        tb = _iw_mul(bf, b, cross(rb, pv))
+        vb = madd(vb, pv, mb)
+        wb = add(wb, tb)
+    return va, wa, vb, wb
+
+
+@njit(cache=True, inline="always")
+def _apply_bf(bf, a, b, ma, mb, ra, rb, pv):
+    """Impulse pv (N·s) on B at rb and -pv on A at ra, with I⁻¹ read in place."""
+    if ma > 0.0:
+        ta = _iw_mul(bf, a, cross(ra, pv))
         for k in range(3):
+            bf[a, B_V + k] -= ma * pv[k]
             bf[a, B_W + k] -= ta[k]
     if mb > 0.0:
-        tb = mvmul(ib, t)
+        tb = _iw_mul(bf, b, cross(rb, pv))
         for k in range(3):
+            bf[b, B_V + k] += mb * pv[k]
             bf[b, B_W + k] += tb[k]
 
 
@@ -386,53 +415,71 @@ def _half_shift(bf, a, b):
 
 @njit(cache=True)
 def warm_start_contacts(bf, mf, mi, nm):
-    """Apply every point's stored normal and friction impulses (each sub-step)."""
+    """Apply every point's stored normal and friction impulses (each sub-step). Zero impulses
+    (a speculative manifold's) are not applied."""
     for r in range(nm):
         a = mi[r, M_A]
         b = mi[r, M_B]
         ma = bf[a, B_INV_MASS]
         mb = bf[b, B_INV_MASS]
-        ia = m9(bf[a], B_IW)
-        ib = m9(bf[b], B_IW)
         n = v3(mf[r], M_NORMAL)
-        t1 = v3(mf[r], M_T1)
-        t2 = v3(mf[r], M_T2)
         sh = _half_shift(bf, a, b)
         for p in range(mi[r, M_N]):
             o = M_P + p * P_STRIDE
             ln = mf[r, o + P_LN]
+            if ln == 0.0:
+                continue
             ra = add(v3(mf[r], o + P_RA), sh)
             rb = sub(v3(mf[r], o + P_RB), sh)
-            _apply(bf, a, b, ma, mb, ia, ib, ra, rb, (ln * n[0], ln * n[1], ln * n[2]))
+            _apply_bf(bf, a, b, ma, mb, ra, rb, (ln * n[0], ln * n[1], ln * n[2]))
         l1 = mf[r, M_LT]
         l2 = mf[r, M_LT + 1]
-        pv = (l1 * t1[0] + l2 * t2[0], l1 * t1[1] + l2 * t2[1], l1 * t1[2] + l2 * t2[2])
-        _apply(bf, a, b, ma, mb, ia, ib, add(v3(mf[r], M_FRA), sh), sub(v3(mf[r], M_FRB), sh), pv)
-        _twist(bf, a, b, ma, mb, ia, ib, n, mf[r, M_LTW])
+        if l1 != 0.0 or l2 != 0.0:
+            t1 = v3(mf[r], M_T1)
+            t2 = v3(mf[r], M_T2)
+            pv = (l1 * t1[0] + l2 * t2[0], l1 * t1[1] + l2 * t2[1], l1 * t1[2] + l2 * t2[2])
+            _apply_bf(bf, a, b, ma, mb, add(v3(mf[r], M_FRA), sh), sub(v3(mf[r], M_FRB), sh), pv)
+        lam = mf[r, M_LTW]
+        if lam != 0.0:
+            if ma > 0.0:
+                ta = _iw_mul(bf, a, n)
+                for k in range(3):
+                    bf[a, B_W + k] -= lam * ta[k]
+            if mb > 0.0:
+                tb = _iw_mul(bf, b, n)
+                for k in range(3):
+                    bf[b, B_W + k] += lam * tb[k]
         if mf[r, M_ROLL] > 0.0:
-            _torque(bf, a, b, ma, mb, ia, ib, v3(mf[r], M_LROLL))
-
-
-@njit(cache=True, inline="always")
-def _imp(ma, mb, ia, ib, ra, rb, pv, va, wa, vb, wb):
-    """Velocities after impulse pv (N·s) on B at rb and -pv on A at ra."""
-    ta = mvmul(ia, cross(ra, pv))
-    tb = mvmul(ib, cross(rb, pv))
-    return (madd(va, pv, -ma), sub(wa, ta), madd(vb, pv, mb), add(wb, tb))
+            t = v3(mf[r], M_LROLL)
+            if t[0] != 0.0 or t[1] != 0.0 or t[2] != 0.0:
+                if ma > 0.0:
+                    ta = _iw_mul(bf, a, t)
+                    for k in range(3):
+                        bf[a, B_W + k] -= ta[k]
+                if mb > 0.0:
+                    tb = _iw_mul(bf, b, t)
+                    for k in range(3):
+                        bf[b, B_W + k] += tb[k]
 
 
 @njit(cache=True)
 def solve_contacts(bf, mf, mi, nm, inv_h, use_bias, contact_speed, sweeps):
     """One Gauss-Seidel pass over the contacts: normal impulses (with bias in the bias pass),
     then friction in the relax pass (use_bias False). The bodies' velocities are held in locals
-    while a manifold is solved."""
+    while a manifold is solved.
+
+    Cost: most manifolds of a standing figure are speculative (a hand beside a thigh) and push
+    nothing. A sweep over the points that changes no impulse leaves the velocities as they were,
+    so the sweeps after it would repeat it exactly: they are skipped (the Σλn a later sweep would
+    have summed in its own order is summed in that order). An impulse of zero is not applied,
+    friction within a zero cap that holds no impulse is left alone, and velocities nothing
+    changed are not stored back. Results are those of the full passes, bit for bit (but for the
+    sign of a zero)."""
     for r in range(nm):
         a = mi[r, M_A]
         b = mi[r, M_B]
         ma = bf[a, B_INV_MASS]
         mb = bf[b, B_INV_MASS]
-        ia = m9(bf[a], B_IW)
-        ib = m9(bf[b], B_IW)
         n = v3(mf[r], M_NORMAL)
         bias_rate = mf[r, M_BIAS]
         mscale = mf[r, M_MSCALE]
@@ -449,13 +496,15 @@ def solve_contacts(bf, mf, mi, nm, inv_h, use_bias, contact_speed, sweeps):
         wb = v3(bf[b], B_W)
         npts = mi[r, M_N]
         total_ln = 0.0
+        moved = False
         for sweep in range(sweeps):
             total_ln = 0.0
+            changed = False
+            # alternate directions (symmetric Gauss-Seidel: forward in the bias pass,
+            # backward in the relax pass), so that no point is always first and a
+            # symmetric stack does not lean toward one corner
+            fwd = (sweep % 2 == 0) == use_bias
             for pp in range(npts):
-                # alternate directions (symmetric Gauss-Seidel: forward in the bias pass,
-                # backward in the relax pass), so that no point is always first and a
-                # symmetric stack does not lean toward one corner
-                fwd = (sweep % 2 == 0) == use_bias
                 p = pp if fwd else npts - 1 - pp
                 o = M_P + p * P_STRIDE
                 ra0 = v3(mf[r], o + P_RA)
@@ -484,37 +533,52 @@ def solve_contacts(bf, mf, mi, nm, inv_h, use_bias, contact_speed, sweeps):
                 imp = -mf[r, o + P_NMASS] * msc * (vn + bias) - isc * lam
                 new = max(lam + imp, 0.0)
                 imp = new - lam
-                mf[r, o + P_LN] = new
-                if imp > mf[r, o + P_MAXLN]:
-                    mf[r, o + P_MAXLN] = imp
                 total_ln += new
-                va, wa, vb, wb = _imp(ma, mb, ia, ib, ra, rb, scale(n, imp), va, wa, vb, wb)
+                if imp != 0.0:
+                    mf[r, o + P_LN] = new
+                    if imp > mf[r, o + P_MAXLN]:
+                        mf[r, o + P_MAXLN] = imp
+                    va, wa, vb, wb = _imp_bf(bf, a, b, ma, mb, ra, rb, scale(n, imp),
+                                             va, wa, vb, wb)
+                    changed = True
+            if not changed:
+                # the sweeps left would repeat this one; the last sums Σλn in its own order
+                if npts > 2 and sweep < sweeps - 1 and ((sweeps - 1 - sweep) % 2 == 1):
+                    total_ln = 0.0
+                    for pp in range(npts):
+                        p = npts - 1 - pp if fwd else pp
+                        total_ln += mf[r, M_P + p * P_STRIDE + P_LN]
+                break
+            moved = True
         if not use_bias:
             mu = mf[r, M_FRICTION]
-            t1 = v3(mf[r], M_T1)
-            t2 = v3(mf[r], M_T2)
-            # central friction: one 2-D impulse at the points' centroid, in the disk mu·Σλn
-            ra = add(v3(mf[r], M_FRA), sh)
-            rb = sub(v3(mf[r], M_FRB), sh)
-            dv = sub(add(vb, cross(wb, rb)), add(va, cross(wa, ra)))
-            v1 = dot(dv, t1)
-            v2 = dot(dv, t2)
             l1 = mf[r, M_LT]
             l2 = mf[r, M_LT + 1]
-            n1 = l1 - (mf[r, M_TMASS] * v1 + mf[r, M_TMASS + 1] * v2)
-            n2 = l2 - (mf[r, M_TMASS + 1] * v1 + mf[r, M_TMASS + 2] * v2)
-            cap = mu * total_ln
-            mag2 = n1 * n1 + n2 * n2
-            if mag2 > cap * cap:
-                f = cap / math.sqrt(mag2)
-                n1 *= f
-                n2 *= f
-            d1 = n1 - l1
-            d2 = n2 - l2
-            mf[r, M_LT] = n1
-            mf[r, M_LT + 1] = n2
-            va, wa, vb, wb = _imp(ma, mb, ia, ib, ra, rb, add(scale(t1, d1), scale(t2, d2)),
-                                  va, wa, vb, wb)
+            if total_ln != 0.0 or l1 != 0.0 or l2 != 0.0:
+                t1 = v3(mf[r], M_T1)
+                t2 = v3(mf[r], M_T2)
+                # central friction: one 2-D impulse at the points' centroid, in the disk mu·Σλn
+                ra = add(v3(mf[r], M_FRA), sh)
+                rb = sub(v3(mf[r], M_FRB), sh)
+                dv = sub(add(vb, cross(wb, rb)), add(va, cross(wa, ra)))
+                v1 = dot(dv, t1)
+                v2 = dot(dv, t2)
+                n1 = l1 - (mf[r, M_TMASS] * v1 + mf[r, M_TMASS + 1] * v2)
+                n2 = l2 - (mf[r, M_TMASS + 1] * v1 + mf[r, M_TMASS + 2] * v2)
+                cap = mu * total_ln
+                mag2 = n1 * n1 + n2 * n2
+                if mag2 > cap * cap:
+                    f = cap / math.sqrt(mag2)
+                    n1 *= f
+                    n2 *= f
+                d1 = n1 - l1
+                d2 = n2 - l2
+                mf[r, M_LT] = n1
+                mf[r, M_LT + 1] = n2
+                if d1 != 0.0 or d2 != 0.0:
+                    va, wa, vb, wb = _imp_bf(bf, a, b, ma, mb, ra, rb,
+                                             add(scale(t1, d1), scale(t2, d2)), va, wa, vb, wb)
+                    moved = True
             # twist friction about the normal, within mu·lever·Σλn
             tcap = mu * mf[r, M_TWR] * total_ln
             if tcap > 0.0:
@@ -523,8 +587,11 @@ def solve_contacts(bf, mf, mi, nm, inv_h, use_bias, contact_speed, sweeps):
                 nt = min(max(lt - mf[r, M_TWMASS] * wrel, -tcap), tcap)
                 mf[r, M_LTW] = nt
                 dl = nt - lt
-                wa = madd(wa, mvmul(ia, n), -dl)
-                wb = madd(wb, mvmul(ib, n), dl)
+                if ma > 0.0:
+                    wa = madd(wa, _iw_mul(bf, a, n), -dl)
+                if mb > 0.0:
+                    wb = madd(wb, _iw_mul(bf, b, n), dl)
+                moved = True
             elif mf[r, M_LTW] != 0.0:
                 mf[r, M_LTW] = 0.0
             # rolling resistance: an angular impulse against the relative spin, within
@@ -533,7 +600,7 @@ def solve_contacts(bf, mf, mi, nm, inv_h, use_bias, contact_speed, sweeps):
             if rcap > 0.0:
                 u, wn = normalize(sub(wb, wa))
                 if wn > 0.0:
-                    ku = dot(u, mvmul(ia, u)) + dot(u, mvmul(ib, u))
+                    ku = dot(u, _iw_mul(bf, a, u)) + dot(u, _iw_mul(bf, b, u))
                     k = wn / ku if ku > 0.0 else 0.0
                     l0 = v3(mf[r], M_LROLL)
                     l1v = madd(l0, u, -k)
@@ -543,16 +610,20 @@ def solve_contacts(bf, mf, mi, nm, inv_h, use_bias, contact_speed, sweeps):
                     for c in range(3):
                         mf[r, M_LROLL + c] = l1v[c]
                     dl3 = sub(l1v, l0)
-                    wa = sub(wa, mvmul(ia, dl3))
-                    wb = add(wb, mvmul(ib, dl3))
-        if ma > 0.0:
-            for c in range(3):
-                bf[a, B_V + c] = va[c]
-                bf[a, B_W + c] = wa[c]
-        if mb > 0.0:
-            for c in range(3):
-                bf[b, B_V + c] = vb[c]
-                bf[b, B_W + c] = wb[c]
+                    if ma > 0.0:
+                        wa = sub(wa, _iw_mul(bf, a, dl3))
+                    if mb > 0.0:
+                        wb = add(wb, _iw_mul(bf, b, dl3))
+                    moved = True
+        if moved:
+            if ma > 0.0:
+                for c in range(3):
+                    bf[a, B_V + c] = va[c]
+                    bf[a, B_W + c] = wa[c]
+            if mb > 0.0:
+                for c in range(3):
+                    bf[b, B_V + c] = vb[c]
+                    bf[b, B_W + c] = wb[c]
 
 
 @njit(cache=True)
@@ -589,4 +660,4 @@ def apply_restitution(bf, mf, mi, nm, threshold):
             _apply(bf, a, b, ma, mb, ia, ib, ra, rb, (imp * n[0], imp * n[1], imp * n[2]))
 
 
-_unused = (qmul, qconj, qrot)
+_unused = (qmul, qconj, qrot, collide)

@@ -35,7 +35,7 @@ from ._kernels_broadphase import compute_bounds, find_pairs
 from ._kernels_contact import (
     apply_restitution,
     build_manifolds,
-    collide,
+    collide_bodies,
     prepare_contacts,
     solve_contacts,
     warm_start_contacts,
@@ -45,7 +45,6 @@ from ._kernels_sleep import update_sleep, wake_island, wake_through_joints
 from ._layout import (
     B_ANG_DAMP,
     B_AWAKE,
-    B_DIMS,
     B_FORCE,
     B_GRAV_SCALE,
     B_INV_I,
@@ -61,7 +60,6 @@ from ._layout import (
     B_POS0,
     B_QUAT,
     B_QUAT0,
-    B_SHAPE,
     B_TORQUE,
     B_V,
     B_W,
@@ -100,7 +98,8 @@ IP_OUT_MANIFOLDS = 8   # manifolds found (may exceed the manifold capacity)
 IP_OUT_WOKEN = 9
 IP_OUT_SLEPT = 10
 IP_SWEEPS = 11          # sweeps over a manifold's normal points per pass
-IP_COUNT = 12
+IP_SORT = 12            # 12..13 the broadphase's sweep order: count and axis (kept between steps)
+IP_COUNT = 14
 
 KEY_SHIFT = 32
 KEY_MASK = (1 << 32) - 1
@@ -162,9 +161,7 @@ def _wake_pass(bf, bi, n, keys, npairs, sf, si, cn, cp, cs, cid):
         # the manifold's own margin: a speculative contact with a sleeper wakes it, so that no
         # contact ever acts on an asleep body
         margin = sf[a, SF_EXT] + sf[b, SF_EXT]
-        cnt = collide(bi[a, B_SHAPE], bf[a, B_DIMS:B_DIMS + 3], bf[a, B_POS:B_POS + 3],
-                      bf[a, B_QUAT:B_QUAT + 4], bi[b, B_SHAPE], bf[b, B_DIMS:B_DIMS + 3],
-                      bf[b, B_POS:B_POS + 3], bf[b, B_QUAT:B_QUAT + 4], margin, cn, cp, cs, cid)
+        cnt = collide_bodies(bf, bi, a, b, margin, cn, cp, cs, cid)
         if cnt > 0:
             woke += wake_island(bf, bi, n, sleeper)
     return woke
@@ -198,6 +195,8 @@ def _integrate_velocities(bf, bi, n, h, gx, gy, gz):
 @njit(cache=True)
 def _integrate_positions(bf, bi, si, n, h, gx, gy, gz, max_speed):
     max_rot = 0.25 * math.pi / h
+    max_rot2 = max_rot * max_rot
+    max_speed2 = max_speed * max_speed
     hh = 0.5 * h * h
     for i in range(n):
         k = bi[i, B_KIND]
@@ -209,9 +208,9 @@ def _integrate_positions(bf, bi, si, n, h, gx, gy, gz, max_speed):
             vx = bf[i, B_V]
             vy = bf[i, B_V + 1]
             vz = bf[i, B_V + 2]
-            sp = math.sqrt(vx * vx + vy * vy + vz * vz)
-            if sp > max_speed:
-                f = max_speed / sp
+            sp2 = vx * vx + vy * vy + vz * vz
+            if sp2 > max_speed2:  # the root only for the rare body over the cap
+                f = max_speed / math.sqrt(sp2)
                 vx *= f
                 vy *= f
                 vz *= f
@@ -221,9 +220,9 @@ def _integrate_positions(bf, bi, si, n, h, gx, gy, gz, max_speed):
             wx = bf[i, B_W]
             wy = bf[i, B_W + 1]
             wz = bf[i, B_W + 2]
-            ws = math.sqrt(wx * wx + wy * wy + wz * wz)
-            if ws > max_rot:
-                f = max_rot / ws
+            ws2 = wx * wx + wy * wy + wz * wz
+            if ws2 > max_rot2:
+                f = max_rot / math.sqrt(ws2)
                 wx *= f
                 wy *= f
                 wz *= f
@@ -302,14 +301,17 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     nm = 0
     if moving > 0:
         axis = compute_bounds(bf, bi, n, dt, gmag, margin, sf)
+        sort_state = ip[IP_SORT:IP_SORT + 2]
         cap = keys.shape[0]
-        npairs = find_pairs(bf, bi, n, sf, si, axis, keys, cap, ign, n_ign, margin)
+        npairs = find_pairs(bf, bi, n, sf, si, axis, keys, cap, ign, n_ign, margin,
+                              sort_state)
         ip[IP_OUT_PAIRS] = npairs
         w2 = _wake_pass(bf, bi, n, keys, min(npairs, cap), sf, si, cn, cp, cs, cid)
         while w2 > 0:  # woken bodies may touch further sleepers: repeat until none wakes
             woke += w2
             moving = _activity(bf, bi, n, si)
-            npairs = find_pairs(bf, bi, n, sf, si, axis, keys, cap, ign, n_ign, margin)
+            npairs = find_pairs(bf, bi, n, sf, si, axis, keys, cap, ign, n_ign, margin,
+                              sort_state)
             ip[IP_OUT_PAIRS] = npairs
             w2 = _wake_pass(bf, bi, n, keys, min(npairs, cap), sf, si, cn, cp, cs, cid)
         _start_poses(bf, bi, n)

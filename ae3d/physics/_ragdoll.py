@@ -21,8 +21,9 @@ ragdoll struck by 2-6 m/s blows passed its limits by 7-10 degrees at 4 sub-steps
 
 State: a ragdoll starts **unpowered** (motors off; joint friction, a tenth of each budget times
 the strength, acting; springs at ``a``). ``ragdoll_set_powered(r, True)`` turns its motors on
-(each joint's budget times its strength) and its springs off. The motors drive toward the targets (``ragdoll_drive``; the rest pose at first), each step asking for the
-relative angular velocity that closes the gap in 50 ms, capped at 20 rad/s.
+(each joint's budget times its strength) and its springs off. The motors drive toward the
+targets (``ragdoll_drive``; the rest pose at first), each sub-step asking for the relative angular
+velocity that closes the gap in 50 ms, capped at 20 rad/s.
 """
 
 from __future__ import annotations

@@ -260,6 +260,7 @@ class World:
         self.bi = _grow_rows(self.bi, cap)
         self.sf = np.zeros((cap, L.SF_COUNT))
         self.si = np.zeros((cap, L.SI_COUNT), dtype=np.int64)
+        self.ip[self._ks.IP_SORT] = 0  # the broadphase's kept sweep order went with si
         self.cap = cap
         # room for the pairs and manifolds so many bodies may make (a pile: ~3 per body)
         if self.keys.shape[0] < 8 * cap:
