@@ -73,7 +73,7 @@ def build(e):
         render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])  # its skin shows it
         row[name] = body
     e.add_processor(Blows(e, row), engine.priorities.HANDOVER_STEP + 50)
-    render.camera_orbit(e, target=(0.0, 0.9, 0.0), distance=7.5, yaw=0.0, pitch=0.15)
+    render.camera_orbit(e, target=(0.0, 0.8, 0.0), distance=6.0, yaw=0.0, pitch=0.2)
     return row
 
 

@@ -73,6 +73,12 @@ ACTING = 4
 
 FALL_LEAN = 0.35        # rad: a POWERED figure leaning more than this from its pose is falling
 CAUGHT_LEAN = 0.175     # rad: it has caught itself under half of it
+# Through a fall the balance keeps this share of its cap as a brake ("Through a fall, until the
+# figure lands, the anchor keeps the fall's brake"). Let go to nothing, a 400 N·s blow at the chest
+# sent the box man over its shoulders, its calves 0.49 m above its chest and the lean to 2.27 rad
+# (#822's legs over its head); at 0.2 and at 0.35 it lands flat (lean at most 1.56 rad) and the
+# 60 N·s shove is unchanged.
+FALL_BRAKE = 0.3
 LETGO_TIME = 0.4        # s: a blow past the balance lets its anchor go over this ("On muscles")
 TELEPORT_SPEED = 15.0   # m/s: an animated body's target faster than this has jumped, not moved
 TELEPORT_SPIN = 40.0    # rad/s: the same for its turn
@@ -259,17 +265,18 @@ def pre_step(want, dt, nfig, alive, stepped, owner, mode, nbones, parent, joints
             if sb < nb and si[bodies[f, sb], SI_TOUCH] != 0:
                 on_soles = True
         # the balance is what a blow past it overcomes (#6): such a blow (``hit``) lets the
-        # anchor go over LETGO_TIME, its cap fading to nothing, and a figure leaning past the
-        # falling lean (0.35 rad) has it let go until it is back under half of that (post_step's
-        # falling flag). Held regardless, the anchor on the world took a 400 N·s blow's whole
+        # anchor go over LETGO_TIME, its cap fading to the fall's brake (FALL_BRAKE), and a
+        # figure leaning past the falling lean (0.35 rad) keeps only that brake until it is back
+        # under half of that (post_step's falling flag). Held regardless, the anchor on the world took a 400 N·s blow's whole
         # turn out of the pelvis at once: the figure slid 2.6 m on its feet into a squat and its
         # muscles stood it up again, rather than toppling
         up_cap = balance_torque * s if powered else 0.0
+        brake = FALL_BRAKE * up_cap
         if letgo[f] > 0.0:
-            up_cap *= letgo[f] / LETGO_TIME
+            up_cap = brake + (up_cap - brake) * letgo[f] / LETGO_TIME
             letgo[f] = max(0.0, letgo[f] - dt)
         if falling[f] != 0:
-            up_cap = 0.0
+            up_cap = brake
         head_cap = heading_torque * s if (powered and on_soles and lean[f] < FALL_LEAN) else 0.0
         ku = upright[f]
         # the balance holds the pelvis to the animation's pelvis's tilt (its yaw free): the body
