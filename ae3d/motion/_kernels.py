@@ -267,9 +267,9 @@ def pre_step(want, dt, nfig, alive, stepped, owner, mode, nbones, parent, joints
         # the balance is what a blow past it overcomes (#6): such a blow (``hit``) lets the
         # anchor go over LETGO_TIME, its cap fading to the fall's brake (FALL_BRAKE), and a
         # figure leaning past the falling lean (0.35 rad) keeps only that brake until it is back
-        # under half of that (post_step's falling flag). Held regardless, the anchor on the world took a 400 N·s blow's whole
-        # turn out of the pelvis at once: the figure slid 2.6 m on its feet into a squat and its
-        # muscles stood it up again, rather than toppling
+        # under half of that (post_step's falling flag). Held regardless, the anchor on the
+        # world took a 400 N·s blow's whole turn out of the pelvis at once: the figure slid 2.6 m
+        # on its feet into a squat and its muscles stood it up again, rather than toppling
         up_cap = balance_torque * s if powered else 0.0
         brake = FALL_BRAKE * up_cap
         if letgo[f] > 0.0:

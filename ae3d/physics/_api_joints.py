@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from ae3d._rotation import mat_to_quat
+
 from . import _layout as L
 from ._kernels_anchors import anchor_force_torque
 from ._kernels_joints import joint_state, quat_from_rotvec
@@ -195,25 +197,7 @@ def frame_from_axes(x, ref=None) -> np.ndarray:
     return _mat_to_quat(np.column_stack([x, y, z]))
 
 
-def _mat_to_quat(m: np.ndarray) -> np.ndarray:
-    t = m[0, 0] + m[1, 1] + m[2, 2]
-    if t > 0.0:
-        s = math.sqrt(t + 1.0) * 2.0
-        q = [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, 0.25 * s]
-    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
-        s = math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2.0
-        q = [0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s, (m[2, 1] - m[1, 2]) / s]
-    elif m[1, 1] > m[2, 2]:
-        s = math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2.0
-        q = [(m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s, (m[0, 2] - m[2, 0]) / s]
-    else:
-        s = math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2.0
-        q = [(m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s, (m[1, 0] - m[0, 1]) / s]
-    q = np.array(q)
-    q /= np.linalg.norm(q)
-    if q[3] < 0:
-        q = -q
-    return q
+_mat_to_quat = mat_to_quat  # kept for _dress
 
 
 def shortest_arc(u, v) -> np.ndarray:
