@@ -625,6 +625,33 @@ def solve_joints(bf, bi, jf, ji, nj, h, use_bias):
         _solve_pass(bf, bi, jf, ji, nj, h, False, False)
 
 
+@njit(cache=True, inline="always")
+def _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, lim_i):
+    """One side of an angular limit about unit axis ``ax`` (a twist limit or a hinge's): a
+    one-sided impulse accumulated in ``jf[j, col]`` (>= 0), speculative (C/h) while the limit is
+    not reached (C > 0), soft (lim_b, lim_m, lim_i) once passed. ``sg`` is +1 for the lower
+    side, -1 for the upper. Returns the bodies' new angular velocities (wa, wb)."""
+    if C > 0.0:
+        bias = C * inv_h
+        mscale = 1.0
+        iscale = 0.0
+    else:
+        bias = lim_b * C
+        mscale = lim_m
+        iscale = lim_i
+    cd = sg * (_dot(ax, wb) - _dot(ax, wa))
+    old = jf[j, col]
+    imp = -km * mscale * (cd + bias) - iscale * old
+    new = max(old + imp, 0.0)
+    jf[j, col] = new
+    dl = (new - old) * sg
+    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+    da = mv(ia, L)
+    db = mv(ib, L)
+    return ((wa[0] - da[0], wa[1] - da[1], wa[2] - da[2]),
+            (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2]))
+
+
 @njit(cache=True)
 def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
     """One Gauss-Seidel pass over the joints (bias pass when use_bias, else relax)."""
@@ -800,25 +827,8 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
                             C = c_hi
                             sg = -1.0
                             col = J_L_THI
-                        if C > 0.0:
-                            bias = C * inv_h
-                            mscale = 1.0
-                            iscale = 0.0
-                        else:
-                            bias = lim_b * C
-                            mscale = lim_m
-                            iscale = lim_i
-                        cd = sg * (_dot(ax, wb) - _dot(ax, wa))
-                        old = jf[j, col]
-                        imp = -km * mscale * (cd + bias) - iscale * old
-                        new = max(old + imp, 0.0)
-                        jf[j, col] = new
-                        dl = (new - old) * sg
-                        L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                        da = mv(ia, L)
-                        db = mv(ib, L)
-                        wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                        wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                        wa, wb = _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h,
+                                            lim_b, lim_m, lim_i)
                 if need_c:
                     # ---- swing cone (elliptical, about frame A's x: its own centre)
                     ang, lim = cone_limit(sy, sz, jf[j, J_SWING_Y], jf[j, J_SWING_Z])
@@ -927,25 +937,8 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
                         C = jf[j, J_TWIST_HI] - ang
                         sg = -1.0
                         col = J_L_THI
-                    if C > 0.0:
-                        bias = C * inv_h
-                        mscale = 1.0
-                        iscale = 0.0
-                    else:
-                        bias = lim_b * C
-                        mscale = lim_m
-                        iscale = lim_i
-                    cd = sg * (_dot(ax, wb) - _dot(ax, wa))
-                    old = jf[j, col]
-                    imp = -km * mscale * (cd + bias) - iscale * old
-                    new = max(old + imp, 0.0)
-                    jf[j, col] = new
-                    dl = (new - old) * sg
-                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                    da = mv(ia, L)
-                    db = mv(ib, L)
-                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                    wa, wb = _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h,
+                                        lim_b, lim_m, lim_i)
             # ---- the two locked axes: C = (rel.y, rel.z)
             s = rel[3]
             v = (rel[0], rel[1], rel[2])
