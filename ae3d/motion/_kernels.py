@@ -137,6 +137,23 @@ def qexp(rx, ry, rz):
 
 
 # ---------------------------------------------------------------------- the animation's bodies
+@njit(cache=True, inline="always")
+def _place_child(jf, j, a, b, lx, ly, lz, lw, out_p, out_q):
+    """Bone ``b``'s pose (out_p m, out_q xyzw) from its parent ``a``'s and the joint ``j``
+    turned by local rotation (lx, ly, lz, lw): the joint's points on both bodies coincide."""
+    ax, ay, az, aw = out_q[a, 0], out_q[a, 1], out_q[a, 2], out_q[a, 3]
+    bx, by, bz, bw = qnorm(*qmul(ax, ay, az, aw, lx, ly, lz, lw))
+    pax, pay, paz = qrot(ax, ay, az, aw, jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2])
+    pbx, pby, pbz = qrot(bx, by, bz, bw, jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2])
+    out_p[b, 0] = out_p[a, 0] + pax - pbx
+    out_p[b, 1] = out_p[a, 1] + pay - pby
+    out_p[b, 2] = out_p[a, 2] + paz - pbz
+    out_q[b, 0] = bx
+    out_q[b, 1] = by
+    out_q[b, 2] = bz
+    out_q[b, 3] = bw
+
+
 @njit(cache=True)
 def anim_bodies(f, nb, parent, joints, targets, anim_pos, anim_rot, jf, out_p, out_q):
     """Forward kinematics of figure f's animation in body space: the pelvis at (anim_pos,
@@ -150,18 +167,8 @@ def anim_bodies(f, nb, parent, joints, targets, anim_pos, anim_rot, jf, out_p, o
     for b in range(1, nb):
         a = parent[b]
         j = joints[f, b]
-        ax, ay, az, aw = out_q[a, 0], out_q[a, 1], out_q[a, 2], out_q[a, 3]
-        bx, by, bz, bw = qnorm(*qmul(ax, ay, az, aw, targets[f, b, 0], targets[f, b, 1],
-                                     targets[f, b, 2], targets[f, b, 3]))
-        pax, pay, paz = qrot(ax, ay, az, aw, jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2])
-        pbx, pby, pbz = qrot(bx, by, bz, bw, jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2])
-        out_p[b, 0] = out_p[a, 0] + pax - pbx
-        out_p[b, 1] = out_p[a, 1] + pay - pby
-        out_p[b, 2] = out_p[a, 2] + paz - pbz
-        out_q[b, 0] = bx
-        out_q[b, 1] = by
-        out_q[b, 2] = bz
-        out_q[b, 3] = bw
+        _place_child(jf, j, a, b, targets[f, b, 0], targets[f, b, 1], targets[f, b, 2],
+                     targets[f, b, 3], out_p, out_q)
 
 
 @njit(cache=True)
@@ -470,18 +477,8 @@ def local_to_world(nb, parent, joints, jf, loc_q, loc_t, out_p, out_q):
     for b in range(1, nb):
         a = parent[b]
         j = joints[b]
-        ax, ay, az, aw = out_q[a, 0], out_q[a, 1], out_q[a, 2], out_q[a, 3]
-        bx, by, bz, bw = qnorm(*qmul(ax, ay, az, aw, loc_q[b, 0], loc_q[b, 1], loc_q[b, 2],
-                                     loc_q[b, 3]))
-        pax, pay, paz = qrot(ax, ay, az, aw, jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2])
-        pbx, pby, pbz = qrot(bx, by, bz, bw, jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2])
-        out_p[b, 0] = out_p[a, 0] + pax - pbx
-        out_p[b, 1] = out_p[a, 1] + pay - pby
-        out_p[b, 2] = out_p[a, 2] + paz - pbz
-        out_q[b, 0] = bx
-        out_q[b, 1] = by
-        out_q[b, 2] = bz
-        out_q[b, 3] = bw
+        _place_child(jf, j, a, b, loc_q[b, 0], loc_q[b, 1], loc_q[b, 2], loc_q[b, 3],
+                     out_p, out_q)
 
 
 @njit(cache=True)
