@@ -17,6 +17,7 @@ from ae3d import human
 from ae3d.engine import PhaseProcessor, priorities
 
 from . import _kernels as K
+from ._struck import StruckScan
 
 MAXB = human.BONE_COUNT_FEET
 PARENT = np.array([max(p, 0) for p in human.BONE_PARENT], dtype=np.int64)
@@ -143,6 +144,7 @@ class Service:
         self.scratch_p = np.zeros((MAXB, 3))
         self.scratch_q = np.zeros((MAXB, 4))
         self.processors_added = False
+        self.struck = StruckScan()   # ANIMATED figures struck by a body go POWERED (#581)
 
     def _grow(self, cap: int) -> None:
         old = self.cap
@@ -202,6 +204,10 @@ class Service:
     def pre(self, want: int, dt: float) -> None:
         from . import _api
         w = self.engine.physics
+        n = self.n
+        self.struck.before(w, dt, bool(np.any((self.mode[:n] == K.ANIMATED)
+                                              & (self.alive[:n] != 0)
+                                              & (self.stepped[:n] == want))))
         for m in self.dressed:
             if self.stepped[m.slot] == want and self.alive[m.slot] and not m.ragdoll.destroyed:
                 _api.read_rig(m)
@@ -220,6 +226,11 @@ class Service:
         K.post_step(want, self.n, self.alive, self.stepped, self.owner, self.mode, self.joints,
                     self.bodies, self.anim_rot, self.lean, self.max_lean, self.falling, UP_LOCAL,
                     w.bf, w.bi, w.ji)
+        for row, bone, impulse in self.struck.after(self, want):
+            m = self.handles[row]
+            if m is not None and not m.released:
+                from . import _api
+                _api.struck(m, bone, impulse)
 
 
 class _PreStep(PhaseProcessor):
