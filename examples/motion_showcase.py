@@ -2,7 +2,9 @@
 
 From left to right: the tracker, bowing (its clip played by its muscles); one shoved, 60 N·s at
 the chest; one felled, 400 N·s at the chest; one struck in the right arm, 8 N·s (the arm drops
-and comes back up); one that goes limp. The blows land a second in, and again every few seconds.
+and comes back up); one that goes limp; one ANIMATED on its clip until a ball thrown at its chest
+strikes it, which makes it POWERED (#581; it is put back on its clip before each throw). The blows
+land a second in, and again every few seconds.
 
 In a window where there is a display; headless (EGL) into an MP4 where there is none:
 
@@ -51,6 +53,14 @@ class Blows(engine.PhaseProcessor):
             elif name == "struck":
                 motion.hit(body, human.BONE_UPPERARM_R, pos[human.BONE_UPPERARM_R],
                            (0.0, 0.0, -8.0))
+            elif name == "caught":
+                # back on its clip, then a 4 kg ball at its chest at 6 m/s: the ball's strike
+                # (not a hit call) makes it POWERED
+                if motion.mode(body) != motion.ANIMATED:
+                    motion.set_mode(body, motion.ANIMATED)
+                c = pos[human.BONE_SPINE_03]
+                ball = physics.add_sphere(e, 0.1, (c[0], c[1], c[2] + 0.8))
+                physics.set_velocity(e, ball, (0.0, 0.0, -6.0))
             elif name == "limp":
                 if motion.mode(body) != motion.LIMP:
                     motion.set_mode(body, motion.LIMP)
@@ -61,19 +71,20 @@ class Blows(engine.PhaseProcessor):
 def build(e):
     """The row: returns {name: Motion}."""
     physics.ground(e)
-    names = ("tracker", "shoved", "felled", "struck", "limp")
+    names = ("tracker", "shoved", "felled", "struck", "limp", "caught")
     row = {}
     for i, name in enumerate(names):
         z = figure.figure(e, name, FIGURE)
         f = figure.figure_of(e, z)
-        figure.place(f, ((i - 2) * GAP, 0.0, 0.0), 0.0)
+        figure.place(f, ((i - 0.5 * (len(names) - 1)) * GAP, 0.0, 0.0), 0.0)
         figure.play(f, "Bow" if name == "tracker" else "Idle", 1.0, True)
         body = motion.on_figure(e, z)
-        motion.set_mode(body, motion.POWERED)
+        if name != "caught":
+            motion.set_mode(body, motion.POWERED)
         render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])  # its skin shows it
         row[name] = body
     e.add_processor(Blows(e, row), engine.priorities.HANDOVER_STEP + 50)
-    render.camera_orbit(e, target=(0.0, 0.8, 0.0), distance=6.0, yaw=0.0, pitch=0.2)
+    render.camera_orbit(e, target=(0.0, 0.8, 0.0), distance=7.0, yaw=0.0, pitch=0.2)
     return row
 
 
