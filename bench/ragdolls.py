@@ -112,7 +112,12 @@ def breakdown(n: int) -> dict:
         solve_contacts,
         warm_start_contacts,
     )
-    from ae3d.physics._kernels_joints import prepare_joints, solve_joints, warm_start_joints
+    from ae3d.physics._kernels_joints import (
+        G_COUNT,
+        prepare_joints,
+        solve_joints,
+        warm_start_joints,
+    )
     from ae3d.physics._kernels_sleep import update_sleep, wake_through_joints
 
     e = engine.Engine()
@@ -165,18 +170,19 @@ def breakdown(n: int) -> dict:
         tm("anchors prepare", prepare_anchors, bf, bi, af, ai, na, h)
         tm("contacts prepare", prepare_contacts, bf, mf1, mi1, nm, h, w.contact_hertz,
            w.contact_damping)
-        for _ in range(nsub):
+        jg = np.empty((nj, G_COUNT))
+        for s_ in range(nsub):
             tm("integrate velocities", ks._integrate_velocities, bf, bi, nb, h, gx, gy, gz)
-            tm("joints warm start", warm_start_joints, bf, bi, jf, ji, nj)
+            tm("joints warm start", warm_start_joints, bf, bi, jf, ji, nj, jg, s_ > 0)
             tm("anchors warm start", warm_start_anchors, bf, bi, af, ai, na)
             tm("contacts warm start", warm_start_contacts, bf, mf1, mi1, nm)
-            tm("joints solve", solve_joints, bf, bi, jf, ji, nj, h, True)
+            tm("joints solve", solve_joints, bf, bi, jf, ji, nj, h, True, jg, s_ > 0)
             tm("anchors solve", solve_anchors, bf, bi, af, ai, na, h, True)
             tm("contacts solve", solve_contacts, bf, mf1, mi1, nm, 1.0 / h, True,
                w.contact_speed, w.point_sweeps)
             tm("integrate positions", ks._integrate_positions, bf, bi, si, nb, h, gx, gy, gz,
                w.max_linear_speed)
-            tm("joints relax", solve_joints, bf, bi, jf, ji, nj, h, False)
+            tm("joints relax", solve_joints, bf, bi, jf, ji, nj, h, False, jg, False)
             tm("anchors relax", solve_anchors, bf, bi, af, ai, na, h, False)
             tm("contacts relax", solve_contacts, bf, mf1, mi1, nm, 1.0 / h, False,
                w.contact_speed, w.point_sweeps)

@@ -3,8 +3,10 @@ with friction, springs and torque-capped motors. OWNED BY THE JOINTS WORK (issue
 
 Contract with the step loop (``_kernels_step.step_world``), called for slots 0..nj-1 in order:
     prepare_joints(bf, bi, jf, ji, nj, h)              once per step, before the sub-steps
-    warm_start_joints(bf, bi, jf, ji, nj)              each sub-step
-    solve_joints(bf, bi, jf, ji, nj, h, use_bias)      each sub-step, bias pass then relax pass
+    warm_start_joints(bf, bi, jf, ji, nj, g, g_ready)  each sub-step
+    solve_joints(bf, bi, jf, ji, nj, h, use_bias, g, g_ready)
+                                                       each sub-step, bias pass then relax pass
+                                                       (g: the step's scratch, see solve_joints)
 They read the current pose from bf[:, B_POS/B_QUAT] and write velocities bf[:, B_V/B_W].
 
 Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt's swing-twist):
@@ -444,8 +446,30 @@ def _frames(bf, jf, j, a, b):
 
 # ============================================================== prepare
 
+# the bias passes' scratch (solve_joints): per joint, values that depend only on the poses
+G_RA = 0     # 0..2 lever arm on A (world)
+G_RB = 3     # 3..5 lever arm on B
+G_C = 6      # 6..8 the point's error
+G_FA = 9     # ball: 9..12 frame A (world)
+G_FB = 13    # ball: 13..16 frame B
+G_SY = 17    # ball: swing (sy, sz, sw)
+G_JN = 20    # ball: the twist rate's bound per unit relative angular speed
+G_F = 21     # ball: the cone's ellipse value of the swing
+G_CQ = 22    # ball: the angle left to the cone's edge, bound (0 < f < 1)
+G_TA = 23    # ball: twist estimate
+G_TW = 24    # ball: twist angle (when G_TWOK)
+G_TWOK = 25  # ball: 1.0 when G_TW holds it
+G_AX = 9     # hinge: 9..11 axis (world)
+G_ANG = 12   # hinge: angle
+G_KM = 13    # hinge: axial effective mass
+G_PY = 14    # hinge: 14..16 lock row y
+G_PZ = 17    # hinge: 17..19 lock row z
+G_K = 20     # hinge: 20..22 lock mass (k11, k12, k22)
+G_REL = 23   # hinge: 23..24 (rel.y, rel.z)
+G_COUNT = 26
 
-@njit(cache=True)
+
+@njit(cache=True, inline="always")
 def _drive_wt(jf, ji, j, kind, qa, qb):
     """The motor's target relative angular velocity (world, rad/s) from the bodies' current
     rotations: a pose or aim drive closes the gap in J_DRIVE_TIME, capped at J_DRIVE_MAX_W; any
@@ -492,6 +516,28 @@ def _drive_wt(jf, ji, j, kind, qa, qb):
             d = _dot(axis, wt)
             wt = (axis[0] * d, axis[1] * d, axis[2] * d)
     return wt
+
+
+@njit(cache=True, inline="always")
+def _drive_wt_hinge_pose(jf, j, qa, fa, axis, cur):
+    """``_drive_wt`` of a hinge's pose drive, given its frame A (world), axis and current angle
+    as ``_solve_pass`` has them (the same arithmetic, so the same bits)."""
+    tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
+    fqb = (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3])
+    qt = qmul(qa, tq)
+    tt = jf[j, J_DRIVE_TIME]
+    tgt = hinge_angle(qmul(qconj(fa), qmul(qt, fqb)))
+    e = tgt - cur
+    if e > math.pi:
+        e -= 2.0 * math.pi
+    elif e < -math.pi:
+        e += 2.0 * math.pi
+    if abs(e) > jf[j, J_DEADBAND] and tt > 0.0:
+        sp = e / tt
+        cap = jf[j, J_DRIVE_MAX_W]
+        sp = min(max(sp, -cap), cap)
+        return (axis[0] * sp, axis[1] * sp, axis[2] * sp)
+    return (0.0, 0.0, 0.0)
 
 
 @njit(cache=True)
@@ -541,6 +587,9 @@ def prepare_joints(bf, bi, jf, ji, nj, h):
         fqb = (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3])
         if kind == JOINT_HINGE:
             jf[j, J_TARGET_ANGLE] = hinge_angle(qmul(qconj(fqa), qmul(tq, fqb)))
+        if DRIVE_EVERY_SUBSTEP and jf[j, J_MOTOR_MAX] > 0.0:
+            # the first bias pass of every sub-step takes it again before the motor reads it
+            continue
         wt = _drive_wt(jf, ji, j, kind, qa, qb)
         jf[j, J_WT] = wt[0]
         jf[j, J_WT + 1] = wt[1]
@@ -551,8 +600,9 @@ def prepare_joints(bf, bi, jf, ji, nj, h):
 
 
 @njit(cache=True)
-def warm_start_joints(bf, bi, jf, ji, nj):
-    """Apply each joint's accumulated impulses of the last sub-step (the axes it used then)."""
+def warm_start_joints(bf, bi, jf, ji, nj, g, g_ready):
+    """Apply each joint's accumulated impulses of the last sub-step (the axes it used then).
+    g_ready: g (see solve_joints) holds the lever arms of the current poses."""
     for j in range(nj):
         kind = ji[j, J_KIND]
         if kind == JOINT_FREE:
@@ -561,10 +611,14 @@ def warm_start_joints(bf, bi, jf, ji, nj):
         b = ji[j, J_BODY_B]
         if not _active(bf, bi, a, b):
             continue
-        pa, qa = _body_pose(bf, a)
-        pb, qb = _body_pose(bf, b)
-        ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
-        rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
+        if g_ready:
+            ra = (g[j, G_RA], g[j, G_RA + 1], g[j, G_RA + 2])
+            rb = (g[j, G_RB], g[j, G_RB + 1], g[j, G_RB + 2])
+        else:
+            pa, qa = _body_pose(bf, a)
+            pb, qb = _body_pose(bf, b)
+            ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
+            rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
         P = (jf[j, J_L_POINT], jf[j, J_L_POINT + 1], jf[j, J_L_POINT + 2])
         if kind == JOINT_BALL:
             lx = jf[j, J_L_FRIC] + jf[j, J_L_SPRING] + jf[j, J_L_MOTOR]
@@ -604,6 +658,22 @@ def warm_start_joints(bf, bi, jf, ji, nj):
 # ============================================================== solve
 
 
+# An estimate of atan2 within 0.0038 rad (w >= 0) lets a row far from its limit be skipped
+# without the exact angle: only when it is further than this margin (rad of twist) beyond the
+# skip test's reach, so the decision is the one the exact angle gives.
+TWIST_MARGIN = 0.02
+
+
+@njit(cache=True, inline="always")
+def _atan2_rough(x, w):
+    """atan2(x, w) for w >= 0 within 0.0038 rad (pi/4 t + 0.273 t (1 - |t|), |t| <= 1)."""
+    if abs(x) <= w:
+        t = x / w
+        return 0.7853981633974483 * t + 0.273 * t * (1.0 - abs(t))
+    t = w / x
+    return math.copysign(0.5 * math.pi, x) - (0.7853981633974483 * t + 0.273 * t * (1.0 - abs(t)))
+
+
 @njit(cache=True, inline="always")
 def _clamp_norm3(x, y, z, cap):
     n2 = x * x + y * y + z * z
@@ -614,15 +684,23 @@ def _clamp_norm3(x, y, z, cap):
 
 
 @njit(cache=True)
-def solve_joints(bf, bi, jf, ji, nj, h, use_bias):
+def solve_joints(bf, bi, jf, ji, nj, h, use_bias, g, g_ready):
     """The joints' share of a sub-step: BIAS_ITERATIONS Gauss-Seidel passes in the bias pass
     (a light limb's limit, its point and its neighbours fight within a pass: a second pass holds
-    a limp ragdoll's limits within 3 degrees under blows), one in the relax pass."""
+    a limp ragdoll's limits within 3 degrees under blows), one in the relax pass.
+
+    g: the caller's scratch, (>= nj, G_COUNT) floats, kept across the step's sub-steps. The
+    bodies move only between the bias and relax passes, so what a pass derives from the poses
+    (lever arms, frames, angles, lock rows) holds until the next position update: the relax pass
+    keeps it in g, and the next sub-step's bias passes read it back. g_ready: g holds it for the
+    current poses (False on the step's first sub-step: its first bias pass fills it).
+    """
     if use_bias:
         for it in range(BIAS_ITERATIONS):
-            _solve_pass(bf, bi, jf, ji, nj, h, True, DRIVE_EVERY_SUBSTEP and it == 0)
+            _solve_pass(bf, bi, jf, ji, nj, h, True, DRIVE_EVERY_SUBSTEP and it == 0, g,
+                        2 if (it > 0 or g_ready) else 1)
     else:
-        _solve_pass(bf, bi, jf, ji, nj, h, False, False)
+        _solve_pass(bf, bi, jf, ji, nj, h, False, False, g, 1)
 
 
 @njit(cache=True, inline="always")
@@ -653,8 +731,12 @@ def _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, l
 
 
 @njit(cache=True)
-def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
-    """One Gauss-Seidel pass over the joints (bias pass when use_bias, else relax)."""
+def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
+    """One Gauss-Seidel pass over the joints (bias pass when use_bias, else relax).
+
+    gmode 0: derive everything from the poses; 1: also keep the pose-only values in g[j, G_*];
+    2: read them back from g (the poses unchanged since the gmode 1 pass).
+    """
     inv_h = 1.0 / h
     # limits, once violated, are pushed back as stiffly as the sub-step allows (a quarter of its
     # rate, critically damped): a ragdoll's limits carry its landings
@@ -677,8 +759,20 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
             continue
         pa, qa = _body_pose(bf, a)
         pb, qb = _body_pose(bf, b)
-        ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
-        rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
+        if gmode == 2:
+            ra = (g[j, G_RA], g[j, G_RA + 1], g[j, G_RA + 2])
+            rb = (g[j, G_RB], g[j, G_RB + 1], g[j, G_RB + 2])
+            Cp = (g[j, G_C], g[j, G_C + 1], g[j, G_C + 2])
+        else:
+            ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
+            rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
+            Cp = (pb[0] + rb[0] - pa[0] - ra[0], pb[1] + rb[1] - pa[1] - ra[1],
+                  pb[2] + rb[2] - pa[2] - ra[2])
+            if gmode == 1:
+                for k in range(3):
+                    g[j, G_RA + k] = ra[k]
+                    g[j, G_RB + k] = rb[k]
+                    g[j, G_C + k] = Cp[k]
         ia = _inv_i(bf, a)
         ib = _inv_i(bf, b)
         ma = _inv_m(bf, a)
@@ -696,24 +790,58 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
             smass = 1.0
             simp = 0.0
         motor_max = jf[j, J_MOTOR_MAX]
-        if take_drive and motor_max > 0.0:
-            # the drive's target from the pose this sub-step starts at, not the step's: a target
-            # held for the whole step is a step's delay in the muscle's loop, and a powered
-            # figure standing untouched rang against it at 8 sub-steps (#579)
-            wt = _drive_wt(jf, ji, j, kind, qa, qb)
-            jf[j, J_WT] = wt[0]
-            jf[j, J_WT + 1] = wt[1]
-            jf[j, J_WT + 2] = wt[2]
         fric = jf[j, J_FRICTION]
         limits = (ji[j, J_FLAGS] & JFLAG_LIMITS) != 0
-        if kind == JOINT_HINGE or limits:
+        if gmode == 2:
+            # the frames as the gmode 1 pass had them (a hinge needs only what it kept)
+            if kind == JOINT_BALL and limits:
+                fa = (g[j, G_FA], g[j, G_FA + 1], g[j, G_FA + 2], g[j, G_FA + 3])
+                fb = (g[j, G_FB], g[j, G_FB + 1], g[j, G_FB + 2], g[j, G_FB + 3])
+            else:
+                fa = (0.0, 0.0, 0.0, 1.0)
+                fb = fa
+            rel = (0.0, 0.0, 0.0, 1.0)
+        elif kind == JOINT_HINGE or limits:
             fa = qmul(qa, (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3]))
             fb = qmul(qb, (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]))
             rel = qpos(qmul(qconj(fa), fb))
+            if gmode == 1 and kind == JOINT_BALL:
+                for k in range(4):
+                    g[j, G_FA + k] = fa[k]
+                    g[j, G_FB + k] = fb[k]
         else:
             fa = (0.0, 0.0, 0.0, 1.0)
             fb = fa
             rel = fa
+        if kind == JOINT_HINGE:
+            # the hinge's axis and angle (the drive's current angle too: the same arithmetic)
+            if gmode == 2:
+                hax = (g[j, G_AX], g[j, G_AX + 1], g[j, G_AX + 2])
+                hang = g[j, G_ANG]
+            else:
+                hax = qrot(fa, (1.0, 0.0, 0.0))
+                hang = 2.0 * math.atan2(rel[0], rel[3])
+                if gmode == 1:
+                    g[j, G_AX] = hax[0]
+                    g[j, G_AX + 1] = hax[1]
+                    g[j, G_AX + 2] = hax[2]
+                    g[j, G_ANG] = hang
+        else:
+            hax = (1.0, 0.0, 0.0)
+            hang = 0.0
+        if take_drive and motor_max > 0.0:
+            # the drive's target from the pose this sub-step starts at, not the step's: a target
+            # held for the whole step is a step's delay in the muscle's loop, and a powered
+            # figure standing untouched rang against it at 8 sub-steps (#579)
+            if kind == JOINT_HINGE and ji[j, J_DRIVE] == DRIVE_POSE:
+                if gmode == 2:
+                    fa = qmul(qa, (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3]))
+                wt = _drive_wt_hinge_pose(jf, j, qa, fa, hax, hang)
+            else:
+                wt = _drive_wt(jf, ji, j, kind, qa, qb)
+            jf[j, J_WT] = wt[0]
+            jf[j, J_WT + 1] = wt[1]
+            jf[j, J_WT + 2] = wt[2]
         if kind == JOINT_BALL:
             # ---- friction (only while the motor is off)
             if fric > 0.0 and motor_max <= 0.0:
@@ -773,23 +901,93 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
                 wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
                 wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
             if limits:
-                sy, sz, sw, tw = swing_twist(rel)
+                sa = jf[j, J_SIN_Y]
+                sb_ = jf[j, J_SIN_Z]
+                if gmode == 2:
+                    sy = g[j, G_SY]
+                    sz = g[j, G_SY + 1]
+                    sw = g[j, G_SY + 2]
+                    jn = g[j, G_JN]
+                    f = g[j, G_F]
+                    cq = g[j, G_CQ]
+                    ta = g[j, G_TA]
+                    tw = g[j, G_TW]
+                    twok = g[j, G_TWOK] != 0.0
+                    rx = 0.0
+                    rw = 1.0
+                else:
+                    # swing_twist(rel) (rel has w >= 0), its twist angle taken only when needed
+                    rx = rel[0]
+                    rw = rel[3]
+                    s_tw = math.sqrt(rw * rw + rx * rx)
+                    if s_tw < 1e-12:
+                        sy = rel[1]
+                        sz = rel[2]
+                        sw = 0.0
+                    else:
+                        inv_s = 1.0 / s_tw
+                        sy = (rw * rel[1] - rx * rel[2]) * inv_s
+                        sz = (rw * rel[2] + rx * rel[1]) * inv_s
+                        sw = s_tw
+                    # (from here sw < 1e-12 exactly when s_tw < 1e-12, NaN alike)
+                    jn = 2.0 * sw / max(2.0 * sw * sw, 0.05)  # |xA + xB| / max(1 + xA.xB, 0.05)
+                    f = (sy / sa) ** 2 + (sz / sb_) ** 2
+                    cq = 0.0
+                    if gmode == 1 or (jf[j, J_L_SWING] == 0.0 and f < 1.0):
+                        if f < 1.0 and f > 0.0 and not (sa >= 1.0 and sb_ >= 1.0):
+                            r = math.sqrt(sy * sy + sz * sz)
+                            cq = 2.0 * r * (1.0 / math.sqrt(f) - 1.0)
+                    ta = 0.0
+                    if sw >= 1e-12:
+                        ta = 2.0 * _atan2_rough(rx, rw)
+                    tw = 0.0
+                    twok = False
                 # Rows that could do nothing are skipped exactly: no impulse held, and further
                 # from the limit than the joint turns in a sub-step (|J| bounds the rate).
                 dwx = wb[0] - wa[0]
                 dwy = wb[1] - wa[1]
                 dwz = wb[2] - wa[2]
                 spd = math.sqrt(dwx * dwx + dwy * dwy + dwz * dwz)
-                jn = 2.0 * sw / max(2.0 * sw * sw, 0.05)  # |xA + xB| / max(1 + xA.xB, 0.05)
-                c_lo = tw - jf[j, J_TWIST_LO]
-                c_hi = jf[j, J_TWIST_HI] - tw
-                need_lo = jf[j, J_L_TLO] != 0.0 or c_lo * inv_h <= jn * spd
-                need_hi = jf[j, J_L_THI] != 0.0 or c_hi * inv_h <= jn * spd
+                far = False
+                if sw >= 1e-12 and jf[j, J_L_TLO] == 0.0 and jf[j, J_L_THI] == 0.0:
+                    # both twist rows provably skipped (far from both limits, with a margin
+                    # well over the estimate's error): no atan2
+                    tl = jn * spd
+                    if ((ta - TWIST_MARGIN - jf[j, J_TWIST_LO]) * inv_h > tl
+                            and (jf[j, J_TWIST_HI] - ta - TWIST_MARGIN) * inv_h > tl):
+                        far = True
+                if far:
+                    c_lo = 0.0
+                    c_hi = 0.0
+                    need_lo = False
+                    need_hi = False
+                else:
+                    if not twok:
+                        if gmode == 2:
+                            rel = qpos(qmul(qconj(fa), fb))
+                            rx = rel[0]
+                            rw = rel[3]
+                        tw = 0.0 if sw < 1e-12 else 2.0 * math.atan2(rx, rw)
+                        twok = True
+                        if gmode == 2:
+                            g[j, G_TW] = tw
+                            g[j, G_TWOK] = 1.0
+                    c_lo = tw - jf[j, J_TWIST_LO]
+                    c_hi = jf[j, J_TWIST_HI] - tw
+                    need_lo = jf[j, J_L_TLO] != 0.0 or c_lo * inv_h <= jn * spd
+                    need_hi = jf[j, J_L_THI] != 0.0 or c_hi * inv_h <= jn * spd
+                if gmode == 1:
+                    g[j, G_SY] = sy
+                    g[j, G_SY + 1] = sz
+                    g[j, G_SY + 2] = sw
+                    g[j, G_JN] = jn
+                    g[j, G_F] = f
+                    g[j, G_CQ] = cq
+                    g[j, G_TA] = ta
+                    g[j, G_TW] = tw
+                    g[j, G_TWOK] = 1.0 if twok else 0.0
                 # cone: in quaternion space r = sin(swing/2), its edge in that direction at
                 # sl = r / sqrt(f); asin being convex, the angle left is at least 2 (sl - r)
-                sa = jf[j, J_SIN_Y]
-                sb_ = jf[j, J_SIN_Z]
-                f = (sy / sa) ** 2 + (sz / sb_) ** 2
                 need_c = True
                 if jf[j, J_L_SWING] == 0.0 and f < 1.0:
                     if sa >= 1.0 and sb_ >= 1.0:
@@ -797,8 +995,7 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
                     elif f <= 0.0:
                         need_c = False
                     else:
-                        r = math.sqrt(sy * sy + sz * sz)
-                        if 2.0 * r * (1.0 / math.sqrt(f) - 1.0) > spd * h:
+                        if cq > spd * h:
                             need_c = False
                 if need_lo or need_hi or need_c:
                     xa = qrot(fa, (1.0, 0.0, 0.0))
@@ -872,13 +1069,19 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
                         wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
         else:
             # ================= hinge about frame x
-            ax = qrot(fa, (1.0, 0.0, 0.0))
-            jf[j, J_AX_T] = ax[0]
-            jf[j, J_AX_T + 1] = ax[1]
-            jf[j, J_AX_T + 2] = ax[2]
-            km = _dot(ax, mv(ia, ax)) + _dot(ax, mv(ib, ax))
-            km = 1.0 / km if km > 0.0 else 0.0
-            ang = 2.0 * math.atan2(rel[0], rel[3])
+            ax = hax
+            if gmode == 2:
+                # J_AX_T (and J_PY/J_PZ below) hold these already: the gmode 1 pass wrote them
+                km = g[j, G_KM]
+            else:
+                jf[j, J_AX_T] = ax[0]
+                jf[j, J_AX_T + 1] = ax[1]
+                jf[j, J_AX_T + 2] = ax[2]
+                km = _dot(ax, mv(ia, ax)) + _dot(ax, mv(ib, ax))
+                km = 1.0 / km if km > 0.0 else 0.0
+                if gmode == 1:
+                    g[j, G_KM] = km
+            ang = hang
             # ---- friction
             if fric > 0.0 and motor_max <= 0.0:
                 cd = _dot(ax, wb) - _dot(ax, wa)
@@ -940,29 +1143,49 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
                     wa, wb = _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h,
                                         lim_b, lim_m, lim_i)
             # ---- the two locked axes: C = (rel.y, rel.z)
-            s = rel[3]
-            v = (rel[0], rel[1], rel[2])
-            t = _cross(v, (0.0, 1.0, 0.0))
-            py = qrot(fa, (0.5 * (t[0]), 0.5 * (s + t[1]), 0.5 * t[2]))
-            t = _cross(v, (0.0, 0.0, 1.0))
-            pz = qrot(fa, (0.5 * t[0], 0.5 * t[1], 0.5 * (s + t[2])))
-            jf[j, J_PY] = py[0]
-            jf[j, J_PY + 1] = py[1]
-            jf[j, J_PY + 2] = py[2]
-            jf[j, J_PZ] = pz[0]
-            jf[j, J_PZ + 1] = pz[1]
-            jf[j, J_PZ + 2] = pz[2]
-            iy = (mv(ia, py), mv(ib, py))
-            iz = (mv(ia, pz), mv(ib, pz))
-            k11 = _dot(py, iy[0]) + _dot(py, iy[1])
-            k12 = _dot(py, iz[0]) + _dot(py, iz[1])
-            k22 = _dot(pz, iz[0]) + _dot(pz, iz[1])
+            if gmode == 2:
+                py = (g[j, G_PY], g[j, G_PY + 1], g[j, G_PY + 2])
+                pz = (g[j, G_PZ], g[j, G_PZ + 1], g[j, G_PZ + 2])
+                k11 = g[j, G_K]
+                k12 = g[j, G_K + 1]
+                k22 = g[j, G_K + 2]
+                rely = g[j, G_REL]
+                relz = g[j, G_REL + 1]
+            else:
+                s = rel[3]
+                v = (rel[0], rel[1], rel[2])
+                t = _cross(v, (0.0, 1.0, 0.0))
+                py = qrot(fa, (0.5 * (t[0]), 0.5 * (s + t[1]), 0.5 * t[2]))
+                t = _cross(v, (0.0, 0.0, 1.0))
+                pz = qrot(fa, (0.5 * t[0], 0.5 * t[1], 0.5 * (s + t[2])))
+                jf[j, J_PY] = py[0]
+                jf[j, J_PY + 1] = py[1]
+                jf[j, J_PY + 2] = py[2]
+                jf[j, J_PZ] = pz[0]
+                jf[j, J_PZ + 1] = pz[1]
+                jf[j, J_PZ + 2] = pz[2]
+                iy = (mv(ia, py), mv(ib, py))
+                iz = (mv(ia, pz), mv(ib, pz))
+                k11 = _dot(py, iy[0]) + _dot(py, iy[1])
+                k12 = _dot(py, iz[0]) + _dot(py, iz[1])
+                k22 = _dot(pz, iz[0]) + _dot(pz, iz[1])
+                rely = rel[1]
+                relz = rel[2]
+                if gmode == 1:
+                    for k in range(3):
+                        g[j, G_PY + k] = py[k]
+                        g[j, G_PZ + k] = pz[k]
+                    g[j, G_K] = k11
+                    g[j, G_K + 1] = k12
+                    g[j, G_K + 2] = k22
+                    g[j, G_REL] = rely
+                    g[j, G_REL + 1] = relz
             dwx = wb[0] - wa[0]
             dwy = wb[1] - wa[1]
             dwz = wb[2] - wa[2]
             dw = (dwx, dwy, dwz)
-            r1 = _dot(py, dw) + sbias * rel[1]
-            r2 = _dot(pz, dw) + sbias * rel[2]
+            r1 = _dot(py, dw) + sbias * rely
+            r2 = _dot(pz, dw) + sbias * relz
             det = k11 * k22 - k12 * k12
             if det > 0.0:
                 idet = 1.0 / det
@@ -981,8 +1204,7 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive):
                 wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
 
         # ================= point (both kinds), the last word
-        C = (pb[0] + rb[0] - pa[0] - ra[0], pb[1] + rb[1] - pa[1] - ra[1],
-             pb[2] + rb[2] - pa[2] - ra[2])
+        C = Cp
         ca = _cross(wa, ra)
         cb = _cross(wb, rb)
         cd = (vb[0] + cb[0] - va[0] - ca[0] + sbias * C[0],

@@ -28,6 +28,7 @@ creep up it.
 
 import math
 
+import numpy as np
 from numba import njit
 
 from ._kernels_anchors import prepare_anchors, solve_anchors, warm_start_anchors
@@ -40,7 +41,7 @@ from ._kernels_contact import (
     solve_contacts,
     warm_start_contacts,
 )
-from ._kernels_joints import prepare_joints, solve_joints, warm_start_joints
+from ._kernels_joints import G_COUNT, prepare_joints, solve_joints, warm_start_joints
 from ._kernels_sleep import update_sleep, wake_island, wake_through_joints
 from ._layout import (
     B_ANG_DAMP,
@@ -335,16 +336,17 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     speed = fp[FP_CONTACT_SPEED]
     sweeps = ip[IP_SWEEPS]
     max_speed = fp[FP_MAX_LINEAR_SPEED]
+    jg = np.empty((nj, G_COUNT))  # the joints' pose-derived scratch (see solve_joints)
     for _s in range(nsub):
         _integrate_velocities(bf, bi, n, h, gx, gy, gz)
-        warm_start_joints(bf, bi, jf, ji, nj)
+        warm_start_joints(bf, bi, jf, ji, nj, jg, _s > 0)
         warm_start_anchors(bf, bi, af, ai, na)
         warm_start_contacts(bf, mf1, mi1, nm)
-        solve_joints(bf, bi, jf, ji, nj, h, True)
+        solve_joints(bf, bi, jf, ji, nj, h, True, jg, _s > 0)
         solve_anchors(bf, bi, af, ai, na, h, True)
         solve_contacts(bf, mf1, mi1, nm, inv_h, True, speed, sweeps)
         _integrate_positions(bf, bi, si, n, h, gx, gy, gz, max_speed)
-        solve_joints(bf, bi, jf, ji, nj, h, False)
+        solve_joints(bf, bi, jf, ji, nj, h, False, jg, False)
         solve_anchors(bf, bi, af, ai, na, h, False)
         solve_contacts(bf, mf1, mi1, nm, inv_h, False, speed, sweeps)
     apply_restitution(bf, mf1, mi1, nm, fp[FP_RESTITUTION_THRESHOLD])
