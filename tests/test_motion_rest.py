@@ -12,6 +12,18 @@ from ae3d import engine, figure, motion, physics
 from ae3d.motion import _measure as M
 
 
+def _spin_from_1_to_5_s(e, r) -> tuple[float, float]:
+    """Stand 1 s, then over 4 s: the bodies' angular speed (rad/s), averaged and at most."""
+    e.run(seconds=1.0)
+    means, worst = [], 0.0
+    for _ in range(240):
+        e.frame(1.0 / 60.0)
+        mean, most = M.max_angular_speed(r)
+        means.append(mean)
+        worst = max(worst, most)
+    return sum(means) / len(means), worst
+
+
 def test_powered_figure_at_rest_is_still():
     with engine.Engine() as e:
         physics.ground(e)
@@ -20,14 +32,7 @@ def test_powered_figure_at_rest_is_still():
         motion.attach(e, b)
         motion.set_mode(b, motion.POWERED)
         e.physics.sleep = False  # measure the figure itself, not a sleeping island
-        e.run(seconds=1.0)
-        means, worst = [], 0.0
-        for _ in range(240):
-            e.frame(1.0 / 60.0)
-            mean, most = M.max_angular_speed(r)
-            means.append(mean)
-            worst = max(worst, most)
-        avg = sum(means) / len(means)
+        avg, worst = _spin_from_1_to_5_s(e, r)
         print(f"at rest: {avg:.4f} rad/s on average, {worst:.4f} at most; "
               f"substeps {e.physics.effective_substeps}")
         assert e.physics.effective_substeps == 8
@@ -52,15 +57,7 @@ def test_dressed_figure_playing_idle_at_rest_is_still():
         figure.play(figure.figure_of(e, z), "Idle", 1.0, True)
         b = motion.on_figure(e, z)
         motion.set_mode(b, motion.POWERED)
-        r = b.ragdoll
-        e.run(seconds=1.0)
-        means, worst = [], 0.0
-        for _ in range(240):
-            e.frame(1.0 / 60.0)
-            mean, most = M.max_angular_speed(r)
-            means.append(mean)
-            worst = max(worst, most)
-        avg = sum(means) / len(means)
+        avg, worst = _spin_from_1_to_5_s(e, b.ragdoll)
         print(f"box man on Idle at rest: {avg:.4f} rad/s on average, {worst:.4f} at most")
         assert avg < 0.05
         assert worst < 0.2
