@@ -10,6 +10,8 @@ moment it is struck." Box men playing Idle, ANIMATED:
 - the touched: a box set down against its shin and a ball rolling into its foot at 0.4 m/s: it
   pushes them aside and stays ANIMATED (a walker pushing props aside is not struck);
 - the missed: a ball thrown past it: ANIMATED.
+
+Plus determinism: a strike run twice, the same bits.
 """
 
 from __future__ import annotations
@@ -142,3 +144,28 @@ def test_touched_and_missed_stay_animated(scene):
     assert scene["box_pushed"] > 0.005
     assert scene["after"]["touched"] == motion.ANIMATED
     assert scene["after"]["missed"] == motion.ANIMATED
+
+
+def _strike_digest() -> str:
+    """A box man struck by a thrown ball, 0.5 s: the world's bodies and the rig, hashed."""
+    import hashlib
+
+    with engine.Engine() as e:
+        physics.ground(e)
+        z = figure.figure(e, "twice", "boxman.glb")
+        f = figure.figure_of(e, z)
+        figure.play(f, "Idle", 1.0, True)
+        b = motion.on_figure(e, z)
+        e.run(seconds=0.25)
+        chest = physics.ragdoll_pose(b.ragdoll)[0][human.BONE_SPINE_03]
+        ball = physics.add_sphere(e, 0.1, chest + np.array([0.0, 0.0, 0.6]))
+        physics.set_velocity(e, ball, (0.0, 0.0, -6.0))
+        e.run(seconds=0.5)
+        assert motion.mode(b) == motion.POWERED
+        w = e.physics
+        return hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()
+                              + np.ascontiguousarray(f.rig.world).tobytes()).hexdigest()
+
+
+def test_a_strike_twice_is_the_same_to_the_bit():
+    assert _strike_digest() == _strike_digest()
