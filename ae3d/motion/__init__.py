@@ -17,9 +17,9 @@ e.run(seconds=3.0)
 Modes: ``ANIMATED`` (the animation drives, position and all, through follow anchors and the
 joints' springs; struck, by ``hit`` or by a body that comes at it faster than 0.5 m/s, it goes
 POWERED, the blow taking its muscle as ``hit``'s does), ``POWERED`` (every joint's motor drives
-it toward the animation's pose within its budget; the pelvis's upright anchor, 1,200 N·m, is the balance; the
-heading hold, 60 N·m on its soles, keeps the way it faces), ``LIMP`` (a ragdoll). ``GETTING_UP``
-and ``ACTING`` are got to, not set (later slices).
+it toward the animation's pose within its budget; the pelvis's upright anchor, 1,200 N·m, is the
+balance; the heading hold, 60 N·m on its soles, keeps the way it faces), ``LIMP`` (a ragdoll).
+``GETTING_UP`` and ``ACTING`` are got to, not set (later slices).
 
 The animation's pose is the rig's where the ragdoll is dressed (``physics.ragdoll_dress``,
 ``on_figure``); a ragdoll without a rig takes it from ``set_animation`` (body-relative joint
