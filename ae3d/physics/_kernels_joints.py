@@ -697,10 +697,43 @@ def solve_joints(bf, bi, jf, ji, nj, h, use_bias, g, g_ready):
     """
     if use_bias:
         for it in range(BIAS_ITERATIONS):
-            _solve_pass(bf, bi, jf, ji, nj, h, True, DRIVE_EVERY_SUBSTEP and it == 0, g,
-                        2 if (it > 0 or g_ready) else 1)
+            take = DRIVE_EVERY_SUBSTEP and it == 0
+            gmode = 2 if (it > 0 or g_ready) else 1
+            if take and gmode == 2:
+                # every drive target first, in a loop of its own: they read only the poses,
+                # and apart from the rows their long chains of arithmetic overlap
+                _take_drives(bf, bi, jf, ji, nj, g)
+                take = False
+            _solve_pass(bf, bi, jf, ji, nj, h, True, take, g, gmode)
     else:
         _solve_pass(bf, bi, jf, ji, nj, h, False, False, g, 1)
+
+
+@njit(cache=True)
+def _take_drives(bf, bi, jf, ji, nj, g):
+    """The motors' targets (J_WT) as ``_solve_pass`` takes them with take_drive, from the poses
+    that g holds the pose-only values of (its gmode 2): the same arithmetic, so the same bits."""
+    for j in range(nj):
+        kind = ji[j, J_KIND]
+        if kind == JOINT_FREE:
+            continue
+        a = ji[j, J_BODY_A]
+        b = ji[j, J_BODY_B]
+        if not _active(bf, bi, a, b):
+            continue
+        if not (jf[j, J_MOTOR_MAX] > 0.0):
+            continue
+        pa, qa = _body_pose(bf, a)
+        pb, qb = _body_pose(bf, b)
+        if kind == JOINT_HINGE and ji[j, J_DRIVE] == DRIVE_POSE:
+            fa = qmul(qa, (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3]))
+            hax = (g[j, G_AX], g[j, G_AX + 1], g[j, G_AX + 2])
+            wt = _drive_wt_hinge_pose(jf, j, qa, fa, hax, g[j, G_ANG])
+        else:
+            wt = _drive_wt(jf, ji, j, kind, qa, qb)
+        jf[j, J_WT] = wt[0]
+        jf[j, J_WT + 1] = wt[1]
+        jf[j, J_WT + 2] = wt[2]
 
 
 @njit(cache=True, inline="always")
@@ -722,6 +755,9 @@ def _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, l
     imp = -km * mscale * (cd + bias) - iscale * old
     new = max(old + imp, 0.0)
     jf[j, col] = new
+    if new == old:
+        # nothing applied (a limit not reached holding no impulse): the velocities as they are
+        return wa, wb
     dl = (new - old) * sg
     L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
     da = mv(ia, L)
@@ -1061,12 +1097,13 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
                         imp = -km * mscale * (cd + bias) - iscale * old
                         new = max(old + imp, 0.0)
                         jf[j, J_L_SWING] = new
-                        dl = -(new - old)
-                        L = (n[0] * dl, n[1] * dl, n[2] * dl)
-                        da = mv(ia, L)
-                        db = mv(ib, L)
-                        wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                        wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                        if new != old:
+                            dl = -(new - old)
+                            L = (n[0] * dl, n[1] * dl, n[2] * dl)
+                            da = mv(ia, L)
+                            db = mv(ib, L)
+                            wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                            wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
         else:
             # ================= hinge about frame x
             ax = hax
@@ -1089,12 +1126,13 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
                 cap = h * fric
                 new = min(max(old - km * cd, -cap), cap)
                 jf[j, J_L_FRIC] = new
-                dl = new - old
-                L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                da = mv(ia, L)
-                db = mv(ib, L)
-                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                if new != old:  # (a motor held at its cap applies nothing)
+                    dl = new - old
+                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                    da = mv(ia, L)
+                    db = mv(ib, L)
+                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
             # ---- spring
             if jf[j, J_SPRING_HZ] > 0.0:
                 C = ang - jf[j, J_TARGET_ANGLE]
@@ -1109,12 +1147,13 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
                     - jf[j, J_SSOFT + 2] * old
                 new = min(max(new, -cap), cap)
                 jf[j, J_L_SPRING] = new
-                dl = new - old
-                L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                da = mv(ia, L)
-                db = mv(ib, L)
-                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                if new != old:  # (a motor held at its cap applies nothing)
+                    dl = new - old
+                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                    da = mv(ia, L)
+                    db = mv(ib, L)
+                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
             # ---- motor
             if motor_max > 0.0:
                 wt = _dot(ax, (jf[j, J_WT], jf[j, J_WT + 1], jf[j, J_WT + 2]))
@@ -1123,12 +1162,13 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
                 cap = h * motor_max
                 new = min(max(old - km * cd, -cap), cap)
                 jf[j, J_L_MOTOR] = new
-                dl = new - old
-                L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                da = mv(ia, L)
-                db = mv(ib, L)
-                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                if new != old:  # (a motor held at its cap applies nothing)
+                    dl = new - old
+                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+                    da = mv(ia, L)
+                    db = mv(ib, L)
+                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
+                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
             # ---- limits
             if limits:
                 for side in range(2):
