@@ -470,6 +470,26 @@ G_COUNT = 26
 
 
 @njit(cache=True, inline="always")
+def _hinge_drive_speed(jf, j, fa, qt, fqb, axis, cur):
+    """A hinge drive's target relative angular velocity (world, rad/s): toward the angle body B
+    would have at world rotation ``qt``, from ``cur`` (rad), closing the gap in J_DRIVE_TIME and
+    no faster than J_DRIVE_MAX_W, about ``axis`` (world)."""
+    tt = jf[j, J_DRIVE_TIME]
+    tgt = hinge_angle(qmul(qconj(fa), qmul(qt, fqb)))
+    e = tgt - cur
+    if e > math.pi:
+        e -= 2.0 * math.pi
+    elif e < -math.pi:
+        e += 2.0 * math.pi
+    if abs(e) > jf[j, J_DEADBAND] and tt > 0.0:
+        sp = e / tt
+        cap = jf[j, J_DRIVE_MAX_W]
+        sp = min(max(sp, -cap), cap)
+        return (axis[0] * sp, axis[1] * sp, axis[2] * sp)
+    return (0.0, 0.0, 0.0)
+
+
+@njit(cache=True, inline="always")
 def _drive_wt(jf, ji, j, kind, qa, qb):
     """The motor's target relative angular velocity (world, rad/s) from the bodies' current
     rotations: a pose or aim drive closes the gap in J_DRIVE_TIME, capped at J_DRIVE_MAX_W; any
@@ -489,17 +509,7 @@ def _drive_wt(jf, ji, j, kind, qa, qb):
             fa = qmul(qa, fqa)
             axis = qrot(fa, (1.0, 0.0, 0.0))
             cur = hinge_angle(qmul(qconj(fa), qmul(qb, fqb)))
-            tgt = hinge_angle(qmul(qconj(fa), qmul(qt, fqb)))
-            e = tgt - cur
-            if e > math.pi:
-                e -= 2.0 * math.pi
-            elif e < -math.pi:
-                e += 2.0 * math.pi
-            if abs(e) > jf[j, J_DEADBAND] and tt > 0.0:
-                sp = e / tt
-                cap = jf[j, J_DRIVE_MAX_W]
-                sp = min(max(sp, -cap), cap)
-                wt = (axis[0] * sp, axis[1] * sp, axis[2] * sp)
+            wt = _hinge_drive_speed(jf, j, fa, qt, fqb, axis, cur)
         else:
             e = rotvec(qmul(qt, qconj(qb)))
             el = _len(e)
@@ -524,20 +534,7 @@ def _drive_wt_hinge_pose(jf, j, qa, fa, axis, cur):
     as ``_solve_pass`` has them (the same arithmetic, so the same bits)."""
     tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
     fqb = (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3])
-    qt = qmul(qa, tq)
-    tt = jf[j, J_DRIVE_TIME]
-    tgt = hinge_angle(qmul(qconj(fa), qmul(qt, fqb)))
-    e = tgt - cur
-    if e > math.pi:
-        e -= 2.0 * math.pi
-    elif e < -math.pi:
-        e += 2.0 * math.pi
-    if abs(e) > jf[j, J_DEADBAND] and tt > 0.0:
-        sp = e / tt
-        cap = jf[j, J_DRIVE_MAX_W]
-        sp = min(max(sp, -cap), cap)
-        return (axis[0] * sp, axis[1] * sp, axis[2] * sp)
-    return (0.0, 0.0, 0.0)
+    return _hinge_drive_speed(jf, j, fa, qmul(qa, tq), fqb, axis, cur)
 
 
 @njit(cache=True)
