@@ -233,11 +233,12 @@ JOINTS = {
     BONE_UPPERARM_L: dict(kind=JOINT_KIND_BALL, point=(SHOULDER_X, SHOULDER_Y, 0.0),
                           centre=_dir(0.5, -_S2, 0.5), ref=_Y,
                           half_y=_D(95.0), half_z=_D(95.0), twist=(_D(-60.0), _D(60.0))),
-    # hip: flexion 120, extension 20 -> centre 50 forward of down, sagittal half 70;
-    # abduction 45, adduction 30 -> 7.5 out, frontal half 37.5; rotation 40 each way
+    # hip: flexion 120, extension 30 (a person's, ragdoll-notes §3; 20 was narrower than needed)
+    # -> centre 45 forward of down, sagittal half 75; abduction 45, adduction 30 -> 7.5 out,
+    # frontal half 37.5; rotation 40 each way
     BONE_THIGH_L: dict(kind=JOINT_KIND_BALL, point=(HIP_X, HIP_Y, 0.0),
-                       centre=_dir(math.sin(_D(7.5)), -math.cos(_D(50.0)), math.sin(_D(50.0))),
-                       ref=_X, half_y=_D(37.5), half_z=_D(70.0), twist=(_D(-40.0), _D(40.0))),
+                       centre=_dir(math.sin(_D(7.5)), -math.cos(_D(45.0)), math.sin(_D(45.0))),
+                       ref=_X, half_y=_D(37.5), half_z=_D(75.0), twist=(_D(-40.0), _D(40.0))),
     # knee: straight to 2.3 rad (130 degrees) and never past straight; + flexion moves the foot
     # back (a turn about +X)
     BONE_CALF_L: dict(kind=JOINT_KIND_HINGE, point=(HIP_X, KNEE_Y, 0.0), axis=_X,
