@@ -734,6 +734,21 @@ def _take_drives(bf, bi, jf, ji, nj, g):
 
 
 @njit(cache=True, inline="always")
+def _ball_row_store(jf, j, col, o0, o1, o2, n0, n1, n2, wa, wb, ia, ib):
+    """A ball joint's angular 3-vector row (friction, spring or motor): its accumulated impulse at
+    ``jf[j, col:col+3]`` goes from (o0, o1, o2) to (n0, n1, n2) N·m·s, and the bodies' angular
+    velocities take the difference. Returns the new (wa, wb)."""
+    jf[j, col] = n0
+    jf[j, col + 1] = n1
+    jf[j, col + 2] = n2
+    L = (n0 - o0, n1 - o1, n2 - o2)
+    da = mv(ia, L)
+    db = mv(ib, L)
+    return ((wa[0] - da[0], wa[1] - da[1], wa[2] - da[2]),
+            (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2]))
+
+
+@njit(cache=True, inline="always")
 def _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, lim_i):
     """One side of an angular limit about unit axis ``ax`` (a twist limit or a hinge's): a
     one-sided impulse accumulated in ``jf[j, col]`` (>= 0), speculative (C/h) while the limit is
@@ -884,14 +899,7 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
                 o1 = jf[j, J_L_FRIC + 1]
                 o2 = jf[j, J_L_FRIC + 2]
                 n0, n1, n2 = _clamp_norm3(o0 - d[0], o1 - d[1], o2 - d[2], h * fric)
-                jf[j, J_L_FRIC] = n0
-                jf[j, J_L_FRIC + 1] = n1
-                jf[j, J_L_FRIC + 2] = n2
-                L = (n0 - o0, n1 - o1, n2 - o2)
-                da = mv(ia, L)
-                db = mv(ib, L)
-                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                wa, wb = _ball_row_store(jf, j, J_L_FRIC, o0, o1, o2, n0, n1, n2, wa, wb, ia, ib)
             # ---- spring toward the target relative rotation (soft in both passes)
             if jf[j, J_SPRING_HZ] > 0.0:
                 tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2],
@@ -908,14 +916,7 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
                 o2 = jf[j, J_L_SPRING + 2]
                 n0, n1, n2 = _clamp_norm3(o0 - km * d[0] - ki * o0, o1 - km * d[1] - ki * o1,
                                           o2 - km * d[2] - ki * o2, h * jf[j, J_SPRING_MAX])
-                jf[j, J_L_SPRING] = n0
-                jf[j, J_L_SPRING + 1] = n1
-                jf[j, J_L_SPRING + 2] = n2
-                L = (n0 - o0, n1 - o1, n2 - o2)
-                da = mv(ia, L)
-                db = mv(ib, L)
-                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                wa, wb = _ball_row_store(jf, j, J_L_SPRING, o0, o1, o2, n0, n1, n2, wa, wb, ia, ib)
             # ---- motor: hard velocity row, accumulated impulse norm-clamped to h * budget
             if motor_max > 0.0:
                 cd = (wb[0] - wa[0] - jf[j, J_WT], wb[1] - wa[1] - jf[j, J_WT + 1],
@@ -925,14 +926,7 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
                 o1 = jf[j, J_L_MOTOR + 1]
                 o2 = jf[j, J_L_MOTOR + 2]
                 n0, n1, n2 = _clamp_norm3(o0 - d[0], o1 - d[1], o2 - d[2], h * motor_max)
-                jf[j, J_L_MOTOR] = n0
-                jf[j, J_L_MOTOR + 1] = n1
-                jf[j, J_L_MOTOR + 2] = n2
-                L = (n0 - o0, n1 - o1, n2 - o2)
-                da = mv(ia, L)
-                db = mv(ib, L)
-                wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                wa, wb = _ball_row_store(jf, j, J_L_MOTOR, o0, o1, o2, n0, n1, n2, wa, wb, ia, ib)
             if limits:
                 sa = jf[j, J_SIN_Y]
                 sb_ = jf[j, J_SIN_Z]
