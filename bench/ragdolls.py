@@ -5,13 +5,16 @@ gap closed in 50 ms, capped at 20 rad/s, within its budget) and the pelvis's upr
 (1,200 N·m), each chest bowing 15 degrees forward and back every 2 s so that it stays awake. After
 1 s of settling, 120 fixed steps of 1/60 s at 8 sub-steps are timed: µs per step, per figure, and
 figures per millisecond. The drive (``physics.ragdolls_drive``: one njit call for every figure
-each step) is timed apart.
+each step) is timed apart. Each count runs on one solver thread and on every thread this machine
+has (``physics.set_threads``: each standing figure is an island of its own; the same bits either
+way).
 
 The same figures in MuJoCo (if installed, ``pip install mujoco``: the ``bench`` extra): capsules of
 the same sizes and masses, ball joints as three hinges with the same ranges (the cone as a box),
 hinges for knees and elbows, position servos on every joint DOF with force ranges at the same
 budgets, the pelvis on three slides and three hinges whose two tilts are servoed within 1,200 N·m
-(the upright anchor), 8 steps of 1/480 s per frame. Prints a table; ``--json PATH`` writes it.
+(the upright anchor), 8 steps of 1/480 s per frame, on one thread (the ratio to ae3d is given
+for ae3d's one thread and for its every thread). Prints a table; ``--json PATH`` writes it.
 Asserts nothing about time.
 
 ``--breakdown N`` times each stage of the step for N figures instead: the stages of
@@ -54,8 +57,9 @@ def _bow_targets(rest, t):
     return out
 
 
-def run_ae3d(n: int) -> dict:
+def run_ae3d(n: int, threads: int = 1) -> dict:
     e = engine.Engine()
+    physics.set_threads(e, threads)
     w = e.physics
     w.add_body(L.KIND_STATIC, L.SHAPE_PLANE, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
     rs = []
@@ -88,6 +92,7 @@ def run_ae3d(n: int) -> dict:
     us = 1e6 * float(np.mean(step_s))
     out = {
         "figures": n,
+        "threads": threads,
         "substeps": w.effective_substeps,
         "us_per_step": us,
         "us_per_figure": us / n if n else None,
@@ -171,20 +176,25 @@ def breakdown(n: int) -> dict:
         tm("contacts prepare", prepare_contacts, bf, mf1, mi1, nm, h, w.contact_hertz,
            w.contact_damping)
         jg = np.empty((nj, G_COUNT))
+        # the stages one after another over the whole world (one island, one thread)
+        bl = np.arange(nb, dtype=np.int64)
+        jl = np.arange(nj, dtype=np.int64)
+        al = np.arange(na, dtype=np.int64)
+        ml = np.arange(nm, dtype=np.int64)
         for s_ in range(nsub):
-            tm("integrate velocities", ks._integrate_velocities, bf, bi, nb, h, gx, gy, gz)
-            tm("joints warm start", warm_start_joints, bf, bi, jf, ji, nj, jg, s_ > 0)
-            tm("anchors warm start", warm_start_anchors, bf, bi, af, ai, na)
-            tm("contacts warm start", warm_start_contacts, bf, mf1, mi1, nm)
-            tm("joints solve", solve_joints, bf, bi, jf, ji, nj, h, True, jg, s_ > 0)
-            tm("anchors solve", solve_anchors, bf, bi, af, ai, na, h, True)
-            tm("contacts solve", solve_contacts, bf, mf1, mi1, nm, 1.0 / h, True,
+            tm("integrate velocities", ks._integrate_velocities, bf, bi, bl, h, gx, gy, gz)
+            tm("joints warm start", warm_start_joints, bf, bi, jf, ji, jl, jg, s_ > 0)
+            tm("anchors warm start", warm_start_anchors, bf, bi, af, ai, al)
+            tm("contacts warm start", warm_start_contacts, bf, mf1, mi1, ml)
+            tm("joints solve", solve_joints, bf, bi, jf, ji, jl, h, True, jg, s_ > 0)
+            tm("anchors solve", solve_anchors, bf, bi, af, ai, al, h, True)
+            tm("contacts solve", solve_contacts, bf, mf1, mi1, ml, 1.0 / h, True,
                w.contact_speed, w.point_sweeps)
-            tm("integrate positions", ks._integrate_positions, bf, bi, si, nb, h, gx, gy, gz,
+            tm("integrate positions", ks._integrate_positions, bf, bi, si, bl, h, gx, gy, gz,
                w.max_linear_speed)
-            tm("joints relax", solve_joints, bf, bi, jf, ji, nj, h, False, jg, False)
-            tm("anchors relax", solve_anchors, bf, bi, af, ai, na, h, False)
-            tm("contacts relax", solve_contacts, bf, mf1, mi1, nm, 1.0 / h, False,
+            tm("joints relax", solve_joints, bf, bi, jf, ji, jl, h, False, jg, False)
+            tm("anchors relax", solve_anchors, bf, bi, af, ai, al, h, False)
+            tm("contacts relax", solve_contacts, bf, mf1, mi1, ml, 1.0 / h, False,
                w.contact_speed, w.point_sweeps)
         tm("restitution", apply_restitution, bf, mf1, mi1, nm, w.restitution_threshold)
         bf[:nb, L.B_FORCE:L.B_FORCE + 3] = 0.0
@@ -372,28 +382,35 @@ def main(argv=None) -> int:
                 json.dump({"bench": "ragdolls_breakdown", **b}, fh, indent=2)
         return 0
     counts = [int(c) for c in args.counts.split(",")]
+    top = physics.max_threads()
     run_ae3d(1)  # compile / load the kernels first
     rows = []
-    print(f"{'figures':>7} {'µs/step':>10} {'µs/figure':>10} {'fig/ms':>7} {'drive µs/fig':>12}"
-          f" {'MuJoCo µs/fig':>14} {'ratio':>6} {'standing':>8}")
+    print(f"µs per figure per step on 1 solver thread and on {top}; MuJoCo on 1")
+    print(f"{'figures':>7} {'µs/step':>10} {'µs/figure':>10} {'fig/ms':>7}"
+          f" {f'µs/fig {top}t':>10} {f'fig/ms {top}t':>10} {'drive µs/fig':>12}"
+          f" {'MuJoCo µs/fig':>14} {'ratio':>6} {f'ratio {top}t':>8} {'standing':>8}")
     for n in counts:
         a = run_ae3d(n)
+        p = run_ae3d(n, top) if top > 1 else a
         m = run_mujoco(n)
         ratio = (m["us_per_step"] / a["us_per_step"]) if (m and n) else None
-        row = {"ae3d": a, "mujoco": m, "mujoco_over_ae3d": ratio}
+        ratio_p = (m["us_per_step"] / p["us_per_step"]) if (m and n) else None
+        row = {"ae3d": a, "ae3d_threads": p, "mujoco": m, "mujoco_over_ae3d": ratio,
+               "mujoco_over_ae3d_threads": ratio_p}
         rows.append(row)
 
         def f(v, fmt):
             return format(v, fmt) if v is not None else "-"
 
         print(f"{n:>7} {a['us_per_step']:>10.1f} {f(a['us_per_figure'], '10.1f')}"
-              f" {f(a['figures_per_ms'], '7.1f')} {f(a['drive_us_per_figure'], '12.1f')}"
-              f" {f(m and m['us_per_figure'], '14.1f')} {f(ratio, '6.2f')}"
-              f" {a['standing']:>5}/{n}")
+              f" {f(a['figures_per_ms'], '7.1f')} {f(p['us_per_figure'], '10.1f')}"
+              f" {f(p['figures_per_ms'], '10.1f')} {f(a['drive_us_per_figure'], '12.1f')}"
+              f" {f(m and m['us_per_figure'], '14.1f')} {f(ratio, '6.2f')} {f(ratio_p, '8.2f')}"
+              f" {min(a['standing'], p['standing']):>5}/{n}")
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump({"bench": "ragdolls", "steps": STEPS, "substeps": 8, "rows": rows}, fh,
-                      indent=2)
+            json.dump({"bench": "ragdolls", "steps": STEPS, "substeps": 8, "threads": top,
+                       "rows": rows}, fh, indent=2)
     return 0
 
 

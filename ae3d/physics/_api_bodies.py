@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _layout as L
-from ._world import ALL_GROUPS, Body, World
+from ._world import ALL_GROUPS, Body, World, max_threads
 
 __all__ = [
     "Body", "RayHit", "STATIC", "KINEMATIC", "DYNAMIC", "ALL_GROUPS",
@@ -29,6 +29,7 @@ __all__ = [
     "angular_velocity", "set_angular_velocity", "mass", "kind",
     "apply_impulse", "apply_angular_impulse", "apply_force", "apply_torque", "move_kinematic",
     "raycast", "overlap", "gravity", "set_gravity", "substeps", "set_substeps",
+    "threads", "set_threads", "max_threads",
     "is_awake", "wake", "set_collision_filter", "set_no_collide", "set_friction",
     "set_restitution", "park", "unpark",
 ]
@@ -536,6 +537,24 @@ def set_gravity(e: Any, g: Any) -> None:
 def substeps(e: Any) -> int:
     """Solver sub-steps per fixed step now (the setting, or 8 while a powered figure exists)."""
     return _world(e).effective_substeps
+
+
+def threads(e: Any) -> int:
+    """Threads the world's solver uses (all the machine's cores by default)."""
+    return _world(e).threads
+
+
+def set_threads(e: Any, n: int) -> None:
+    """Solve on n threads (1..the machine's cores, or NUMBA_NUM_THREADS). Bodies that no joint
+    or contact joins (each standing figure, each separate pile) are solved in parallel; one pile
+    or one tangle of figures is solved on one thread. The results are the same bits on any
+    count, so a replay recorded on one machine plays the same on another. The setting applies
+    to the thread that steps the world (numba's thread count is per calling thread)."""
+    k = _int(n, "n")
+    top = max_threads()
+    if not 1 <= k <= top:
+        raise ValueError(f"n must be between 1 and {top} (this machine's solver threads)")
+    _world(e).threads = k
 
 
 def set_substeps(e: Any, n: int) -> None:

@@ -3,8 +3,8 @@ upright-only, heading hold). OWNED BY THE JOINTS WORK (issue 3).
 
 Contract with the step loop (``_kernels_step.step_world``), called for slots 0..na-1 in order:
     prepare_anchors(bf, bi, af, ai, na, h)             once per step, before the sub-steps
-    warm_start_anchors(bf, bi, af, ai, na)             each sub-step
-    solve_anchors(bf, bi, af, ai, na, h, use_bias)     each sub-step, bias pass then relax pass
+    warm_start_anchors(bf, bi, af, ai, al)             each sub-step (al: the slots, in order)
+    solve_anchors(bf, bi, af, ai, al, h, use_bias)     each sub-step, bias pass then relax pass
 
 Derivation (learnt from Box3D's motor joint and parallel joint; our own code):
 
@@ -138,9 +138,11 @@ def prepare_anchors(bf, bi, af, ai, na, h):
 
 
 @njit(cache=True)
-def warm_start_anchors(bf, bi, af, ai, na):
-    """Apply each live anchor's accumulated impulses (linear at its point, angular)."""
-    for k in range(na):
+def warm_start_anchors(bf, bi, af, ai, al):
+    """Apply the accumulated impulses (linear at its point, angular) of each live anchor whose
+    slot al lists."""
+    for t in range(al.shape[0]):
+        k = al[t]
         b = _live(bi, af, ai, k)
         if b < 0:
             continue
@@ -163,9 +165,10 @@ def warm_start_anchors(bf, bi, af, ai, na):
 
 
 @njit(cache=True)
-def solve_anchors(bf, bi, af, ai, na, h, use_bias):
-    """One pass over the anchors (bias pass when use_bias, else relax)."""
-    for k in range(na):
+def solve_anchors(bf, bi, af, ai, al, h, use_bias):
+    """One pass over the anchors al lists, in order (bias pass when use_bias, else relax)."""
+    for t in range(al.shape[0]):
+        k = al[t]
         b = _live(bi, af, ai, k)
         if b < 0:
             continue

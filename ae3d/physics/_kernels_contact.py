@@ -414,10 +414,11 @@ def _half_shift(bf, a, b):
 
 
 @njit(cache=True)
-def warm_start_contacts(bf, mf, mi, nm):
-    """Apply every point's stored normal and friction impulses (each sub-step). Zero impulses
-    (a speculative manifold's) are not applied."""
-    for r in range(nm):
+def warm_start_contacts(bf, mf, mi, ml):
+    """Apply the stored normal and friction impulses of every point of the manifolds ml lists
+    (each sub-step). Zero impulses (a speculative manifold's) are not applied."""
+    for t in range(ml.shape[0]):
+        r = ml[t]
         a = mi[r, M_A]
         b = mi[r, M_B]
         ma = bf[a, B_INV_MASS]
@@ -463,10 +464,10 @@ def warm_start_contacts(bf, mf, mi, nm):
 
 
 @njit(cache=True)
-def solve_contacts(bf, mf, mi, nm, inv_h, use_bias, contact_speed, sweeps):
-    """One Gauss-Seidel pass over the contacts: normal impulses (with bias in the bias pass),
-    then friction in the relax pass (use_bias False). The bodies' velocities are held in locals
-    while a manifold is solved.
+def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
+    """One Gauss-Seidel pass over the manifolds ml lists, in order: normal impulses (with bias
+    in the bias pass), then friction in the relax pass (use_bias False). The bodies' velocities
+    are held in locals while a manifold is solved.
 
     Cost: most manifolds of a standing figure are speculative (a hand beside a thigh) and push
     nothing. A sweep over the points that changes no impulse leaves the velocities as they were,
@@ -475,7 +476,8 @@ def solve_contacts(bf, mf, mi, nm, inv_h, use_bias, contact_speed, sweeps):
     friction within a zero cap that holds no impulse is left alone, and velocities nothing
     changed are not stored back. Results are those of the full passes, bit for bit (but for the
     sign of a zero)."""
-    for r in range(nm):
+    for t in range(ml.shape[0]):
+        r = ml[t]
         a = mi[r, M_A]
         b = mi[r, M_B]
         ma = bf[a, B_INV_MASS]

@@ -3,8 +3,8 @@ with friction, springs and torque-capped motors. OWNED BY THE JOINTS WORK (issue
 
 Contract with the step loop (``_kernels_step.step_world``), called for slots 0..nj-1 in order:
     prepare_joints(bf, bi, jf, ji, nj, h)              once per step, before the sub-steps
-    warm_start_joints(bf, bi, jf, ji, nj, g, g_ready)  each sub-step
-    solve_joints(bf, bi, jf, ji, nj, h, use_bias, g, g_ready)
+    warm_start_joints(bf, bi, jf, ji, jl, g, g_ready)  each sub-step (jl: the slots, in order)
+    solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready)
                                                        each sub-step, bias pass then relax pass
                                                        (g: the step's scratch, see solve_joints)
 They read the current pose from bf[:, B_POS/B_QUAT] and write velocities bf[:, B_V/B_W].
@@ -597,10 +597,12 @@ def prepare_joints(bf, bi, jf, ji, nj, h):
 
 
 @njit(cache=True)
-def warm_start_joints(bf, bi, jf, ji, nj, g, g_ready):
-    """Apply each joint's accumulated impulses of the last sub-step (the axes it used then).
-    g_ready: g (see solve_joints) holds the lever arms of the current poses."""
-    for j in range(nj):
+def warm_start_joints(bf, bi, jf, ji, jl, g, g_ready):
+    """Apply the accumulated impulses of the last sub-step (the axes it used then) of the joints
+    whose slots jl lists, in that order. g_ready: g (see solve_joints) holds the lever arms of
+    the current poses."""
+    for t in range(jl.shape[0]):
+        j = jl[t]
         kind = ji[j, J_KIND]
         if kind == JOINT_FREE:
             continue
@@ -681,16 +683,18 @@ def _clamp_norm3(x, y, z, cap):
 
 
 @njit(cache=True)
-def solve_joints(bf, bi, jf, ji, nj, h, use_bias, g, g_ready):
-    """The joints' share of a sub-step: BIAS_ITERATIONS Gauss-Seidel passes in the bias pass
-    (a light limb's limit, its point and its neighbours fight within a pass: a second pass holds
-    a limp ragdoll's limits within 3 degrees under blows), one in the relax pass.
+def solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready):
+    """The share of a sub-step of the joints whose slots jl lists (in that order):
+    BIAS_ITERATIONS Gauss-Seidel passes in the bias pass (a light limb's limit, its point and its
+    neighbours fight within a pass: a second pass holds a limp ragdoll's limits within 3 degrees
+    under blows), one in the relax pass.
 
-    g: the caller's scratch, (>= nj, G_COUNT) floats, kept across the step's sub-steps. The
-    bodies move only between the bias and relax passes, so what a pass derives from the poses
-    (lever arms, frames, angles, lock rows) holds until the next position update: the relax pass
-    keeps it in g, and the next sub-step's bias passes read it back. g_ready: g holds it for the
-    current poses (False on the step's first sub-step: its first bias pass fills it).
+    g: the caller's scratch, (>= the joint slots, G_COUNT) floats, kept across the step's
+    sub-steps. The bodies move only between the bias and relax passes, so what a pass derives
+    from the poses (lever arms, frames, angles, lock rows) holds until the next position update:
+    the relax pass keeps it in g, and the next sub-step's bias passes read it back. g_ready: g
+    holds it for the current poses (False on the step's first sub-step: its first bias pass
+    fills it).
     """
     if use_bias:
         for it in range(BIAS_ITERATIONS):
@@ -699,18 +703,19 @@ def solve_joints(bf, bi, jf, ji, nj, h, use_bias, g, g_ready):
             if take and gmode == 2:
                 # every drive target first, in a loop of its own: they read only the poses,
                 # and apart from the rows their long chains of arithmetic overlap
-                _take_drives(bf, bi, jf, ji, nj, g)
+                _take_drives(bf, bi, jf, ji, jl, g)
                 take = False
-            _solve_pass(bf, bi, jf, ji, nj, h, True, take, g, gmode)
+            _solve_pass(bf, bi, jf, ji, jl, h, True, take, g, gmode)
     else:
-        _solve_pass(bf, bi, jf, ji, nj, h, False, False, g, 1)
+        _solve_pass(bf, bi, jf, ji, jl, h, False, False, g, 1)
 
 
 @njit(cache=True)
-def _take_drives(bf, bi, jf, ji, nj, g):
+def _take_drives(bf, bi, jf, ji, jl, g):
     """The motors' targets (J_WT) as ``_solve_pass`` takes them with take_drive, from the poses
     that g holds the pose-only values of (its gmode 2): the same arithmetic, so the same bits."""
-    for j in range(nj):
+    for t in range(jl.shape[0]):
+        j = jl[t]
         kind = ji[j, J_KIND]
         if kind == JOINT_FREE:
             continue
@@ -779,8 +784,8 @@ def _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, l
 
 
 @njit(cache=True)
-def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
-    """One Gauss-Seidel pass over the joints (bias pass when use_bias, else relax).
+def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
+    """One Gauss-Seidel pass over the joints jl lists (bias pass when use_bias, else relax).
 
     gmode 0: derive everything from the poses; 1: also keep the pose-only values in g[j, G_*];
     2: read them back from g (the poses unchanged since the gmode 1 pass).
@@ -797,7 +802,8 @@ def _solve_pass(bf, bi, jf, ji, nj, h, use_bias, take_drive, g, gmode):
         lim_b = 0.0
         lim_m = 1.0
         lim_i = 0.0
-    for j in range(nj):
+    for t in range(jl.shape[0]):
+        j = jl[t]
         kind = ji[j, J_KIND]
         if kind == JOINT_FREE:
             continue

@@ -29,7 +29,7 @@ creep up it.
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ._kernels_anchors import prepare_anchors, solve_anchors, warm_start_anchors
 from ._kernels_broadphase import compute_bounds, find_pairs
@@ -41,6 +41,7 @@ from ._kernels_contact import (
     solve_contacts,
     warm_start_contacts,
 )
+from ._kernels_islands import build_islands
 from ._kernels_joints import G_COUNT, prepare_joints, solve_joints, warm_start_joints
 from ._kernels_sleep import update_sleep, wake_island, wake_through_joints
 from ._layout import (
@@ -100,7 +101,9 @@ IP_OUT_WOKEN = 9
 IP_OUT_SLEPT = 10
 IP_SWEEPS = 11          # sweeps over a manifold's normal points per pass
 IP_SORT = 12            # 12..13 the broadphase's sweep order: count and axis (kept between steps)
-IP_COUNT = 14
+IP_OUT_ISLANDS = 14     # solver islands this step (see _kernels_islands)
+IP_THREADS = 15         # solver threads: the islands are dealt into this many runs
+IP_COUNT = 16
 
 KEY_SHIFT = 32
 KEY_MASK = (1 << 32) - 1
@@ -169,8 +172,9 @@ def _wake_pass(bf, bi, n, keys, npairs, sf, si, cn, cp, cs, cid):
 
 
 @njit(cache=True)
-def _integrate_velocities(bf, bi, n, h, gx, gy, gz):
-    for i in range(n):
+def _integrate_velocities(bf, bi, bl, h, gx, gy, gz):
+    for t in range(bl.shape[0]):
+        i = bl[t]
         if bi[i, B_KIND] != KIND_DYNAMIC or bi[i, B_AWAKE] == 0 or bi[i, B_PARKED] != 0:
             continue
         im = bf[i, B_INV_MASS]
@@ -194,12 +198,13 @@ def _integrate_velocities(bf, bi, n, h, gx, gy, gz):
 
 
 @njit(cache=True)
-def _integrate_positions(bf, bi, si, n, h, gx, gy, gz, max_speed):
+def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
     max_rot = 0.25 * math.pi / h
     max_rot2 = max_rot * max_rot
     max_speed2 = max_speed * max_speed
     hh = 0.5 * h * h
-    for i in range(n):
+    for t in range(bl.shape[0]):
+        i = bl[t]
         k = bi[i, B_KIND]
         if bi[i, B_PARKED] != 0:
             continue
@@ -264,6 +269,70 @@ def _integrate_positions(bf, bi, si, n, h, gx, gy, gz, max_speed):
 
 
 @njit(cache=True)
+def _island_scratch(n, nj, na, nm):
+    """The island lists' arrays (see build_islands): bl, bs, jl, js, al, as_, ml, ms, parent,
+    island."""
+    m = n + 2
+    return (np.empty(max(n, 1), dtype=np.int64), np.empty(m, dtype=np.int64),
+            np.empty(max(nj, 1), dtype=np.int64), np.empty(m, dtype=np.int64),
+            np.empty(max(na, 1), dtype=np.int64), np.empty(m, dtype=np.int64),
+            np.empty(max(nm, 1), dtype=np.int64), np.empty(m, dtype=np.int64),
+            np.empty(max(n, 1), dtype=np.int64), np.empty(max(n, 1), dtype=np.int64))
+
+
+@njit(cache=True)
+def _deal_islands(nisl, threads, bs, js, ms):
+    """Deal the islands, in their order, into at most ``threads`` runs of consecutive islands of
+    about equal work (a joint counts as four bodies or manifolds: it is most of a figure's cost).
+    Returns the runs' bounds in islands, (runs + 1,). A run's bodies, joints, anchors and
+    manifolds are then one stretch of each island list, so a thread solves its run with one call
+    of each kernel a sub-step rather than one per island."""
+    runs = min(threads, nisl)
+    out = np.empty(max(runs, 1) + 1, dtype=np.int64)
+    out[0] = 0
+    if runs <= 1:
+        out[1] = nisl
+        return out[:2]
+    total = 4 * js[nisl] + bs[nisl] + ms[nisl]
+    k = 0
+    for r in range(1, runs):
+        goal = total * r // runs
+        while k < nisl and 4 * js[k] + bs[k] + ms[k] < goal:
+            k += 1
+        out[r] = max(k, out[r - 1])
+    out[runs] = nisl
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _solve_islands(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl, bs, jl, js, al, as_, ml, ms, runs,
+                   nsub, h, gx, gy, gz, speed, sweeps, max_speed):
+    """The sub-steps, run by run (see _deal_islands), each run on whichever thread takes it.
+    Islands share no dynamic body, so neither the runs' order nor which islands share a run
+    changes a bit; see _kernels_islands."""
+    inv_h = 1.0 / h
+    for r in prange(runs.shape[0] - 1):
+        k0 = runs[r]
+        k1 = runs[r + 1]
+        b_ = bl[bs[k0]:bs[k1]]
+        j_ = jl[js[k0]:js[k1]]
+        a_ = al[as_[k0]:as_[k1]]
+        m_ = ml[ms[k0]:ms[k1]]
+        for s in range(nsub):
+            _integrate_velocities(bf, bi, b_, h, gx, gy, gz)
+            warm_start_joints(bf, bi, jf, ji, j_, jg, s > 0)
+            warm_start_anchors(bf, bi, af, ai, a_)
+            warm_start_contacts(bf, mf, mi, m_)
+            solve_joints(bf, bi, jf, ji, j_, h, True, jg, s > 0)
+            solve_anchors(bf, bi, af, ai, a_, h, True)
+            solve_contacts(bf, mf, mi, m_, inv_h, True, speed, sweeps)
+            _integrate_positions(bf, bi, si, b_, h, gx, gy, gz, max_speed)
+            solve_joints(bf, bi, jf, ji, j_, h, False, jg, False)
+            solve_anchors(bf, bi, af, ai, a_, h, False)
+            solve_contacts(bf, mf, mi, m_, inv_h, False, speed, sweeps)
+
+
+@njit(cache=True)
 def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
                cn, cp, cs, cid, fp, ip):
     """Advance the world by fp[FP_DT] seconds. Returns the number of manifolds now in (mf1, mi1)
@@ -276,7 +345,6 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     n_ign = ip[IP_N_IGNORE]
     dt = fp[FP_DT]
     h = dt / nsub
-    inv_h = 1.0 / h
     gx = fp[FP_GX]
     gy = fp[FP_GY]
     gz = fp[FP_GZ]
@@ -337,18 +405,14 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     sweeps = ip[IP_SWEEPS]
     max_speed = fp[FP_MAX_LINEAR_SPEED]
     jg = np.empty((nj, G_COUNT))  # the joints' pose-derived scratch (see solve_joints)
-    for _s in range(nsub):
-        _integrate_velocities(bf, bi, n, h, gx, gy, gz)
-        warm_start_joints(bf, bi, jf, ji, nj, jg, _s > 0)
-        warm_start_anchors(bf, bi, af, ai, na)
-        warm_start_contacts(bf, mf1, mi1, nm)
-        solve_joints(bf, bi, jf, ji, nj, h, True, jg, _s > 0)
-        solve_anchors(bf, bi, af, ai, na, h, True)
-        solve_contacts(bf, mf1, mi1, nm, inv_h, True, speed, sweeps)
-        _integrate_positions(bf, bi, si, n, h, gx, gy, gz, max_speed)
-        solve_joints(bf, bi, jf, ji, nj, h, False, jg, False)
-        solve_anchors(bf, bi, af, ai, na, h, False)
-        solve_contacts(bf, mf1, mi1, nm, inv_h, False, speed, sweeps)
+    isl = _island_scratch(n, nj, na, nm)
+    nisl = build_islands(bi, n, si, ji, nj, ai, na, mi1, nm, isl[8], isl[9],
+                         (isl[0], isl[1], isl[2], isl[3], isl[4], isl[5], isl[6], isl[7]))
+    ip[IP_OUT_ISLANDS] = nisl
+    runs = _deal_islands(nisl, max(1, ip[IP_THREADS]), isl[1], isl[3], isl[7])
+    _solve_islands(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, isl[0], isl[1], isl[2], isl[3],
+                   isl[4], isl[5], isl[6], isl[7], runs, nsub, h, gx, gy, gz, speed, sweeps,
+                   max_speed)
     apply_restitution(bf, mf1, mi1, nm, fp[FP_RESTITUTION_THRESHOLD])
 
     for i in range(n):

@@ -4,7 +4,9 @@ Tables (layout in ``_layout``): bodies ``bf``/``bi`` (rows = slots, ``n`` = high
 free list of removed slots, a generation per slot for stale-handle checks), joints ``jf``/``ji``
 (``nj``), anchors ``af``/``ai`` (``na``), and two manifold buffers swapped after each step (last
 step's manifolds warm-start this step's). Every table grows by doubling in Python between steps;
-nothing is allocated inside the step, which is one jitted call (``_kernels_step.step_world``).
+the step is one jitted call (``_kernels_step.step_world``) that allocates only its own scratch
+(the joints' pose-derived values and the island lists, a few arrays a step). Its sub-steps run
+island by island on ``threads`` threads (numba's pool), with the same bits on any count.
 
 For other modules (joints, anchors, ragdolls, motion), the internal calls are:
     add_body(kind, shape, dims, pos, quat, *, mass=None, density=None, friction=0.9,
@@ -16,6 +18,7 @@ For other modules (joints, anchors, ragdolls, motion), the internal calls are:
     ignore_pair(a, b) / unignore_pair(a, b)     (slots; never collide)
     alloc_joint() -> row / free_joint(row);  alloc_anchor() -> row / free_anchor(row)
     substeps, powered (ints); effective_substeps (at least 8 while powered > 0)
+    threads (solver threads, 1..max_threads()); last_islands (islands of the last step)
     contacts(slot=None) -> [(a, b, point, normal impulse)];  awake_count();  body_count()
 A body's pose is bf[slot, B_POS/B_QUAT] (current, also within sub-steps); bf[slot, B_IW] is its
 world inverse inertia, computed once per step from the step's starting rotation (as Box2D).
@@ -33,6 +36,7 @@ import sys
 import tokenize
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from . import _layout as L
@@ -160,6 +164,12 @@ def _announce_compile() -> None:
         print("compiling physics kernels, once", file=sys.stderr, flush=True)
 
 
+def max_threads() -> int:
+    """The most solver threads this process can use (numba's pool: the machine's cores, or
+    NUMBA_NUM_THREADS)."""
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
 class World:
     """A soft-step rigid-body world (SI units; Y up; quaternions (x, y, z, w)).
 
@@ -239,6 +249,10 @@ class World:
         self._ks = ks
         self.fp = np.zeros(ks.FP_COUNT)
         self.ip = np.zeros(ks.IP_COUNT, dtype=np.int64)
+        # solver threads: islands (groups of bodies no joint or contact joins) are solved in
+        # parallel; the results are the same bits on any count (see _kernels_islands)
+        self.threads = max_threads()
+        self.last_islands = 0
         self.last_pairs = 0
         self.last_woken = 0
         self.last_slept = 0
@@ -550,6 +564,9 @@ class World:
         ip[ks.IP_SLEEP] = 1 if self.sleep else 0
         ip[ks.IP_SWEEPS] = self.point_sweeps
         ip[ks.IP_N_IGNORE] = self._n_ign
+        ip[ks.IP_THREADS] = self.threads
+        if self.threads != numba.get_num_threads():
+            numba.set_num_threads(self.threads)  # per calling thread: set before every step
         nm = ks.step_world(self.bf, self.bi, self.jf, self.ji, self.af, self.ai,
                            self.mf, self.mi, self._mf1, self._mi1, self.sf, self.si, self.keys,
                            self.ign, self._cn, self._cp, self._cs, self._cid, fp, ip)
@@ -559,6 +576,7 @@ class World:
         self.last_pairs = int(ip[ks.IP_OUT_PAIRS])
         self.last_woken = int(ip[ks.IP_OUT_WOKEN])
         self.last_slept = int(ip[ks.IP_OUT_SLEPT])
+        self.last_islands = int(ip[ks.IP_OUT_ISLANDS])
         self.steps += 1
         self.time += dt
 
