@@ -16,14 +16,17 @@ from ae3d.motion import _measure as M
 BOW = math.radians(15.0)
 
 
-def run_figures(n: int, steps: int = 120, settle: int = 60, clock=None, dressed: bool = False):
+def run_figures(n: int, steps: int = 120, settle: int = 60, clock=None, dressed: bool = False,
+                threads: int | None = None):
     """Stand ``n`` POWERED figures 2 m apart, bowing the chest 15° with a period of 3 s (each a
     little out of phase, so they stay awake), settle, then ``steps`` fixed steps. The bows are
     written (the animation's part, the pose phase's) outside what ``clock`` times. ``dressed``:
     box men playing their Bow clip (motion.on_figure), their rigs read before each step.
-    Returns (engine, figures, seconds timed)."""
+    ``threads``: the solver's threads (None: all). Returns (engine, figures, seconds timed)."""
     e = engine.Engine()
     physics.ground(e)
+    if threads is not None:
+        physics.set_threads(e, threads)
     figs = []
     for i in range(n):
         pos = (2.0 * (i % 8), 0.0, 2.0 * (i // 8))

@@ -6,7 +6,8 @@ Order (Box2D v3 solver.c b2SolverTask; Catto's solver2d s2Solve_SoftStep):
     world inverse inertia, step-start poses (B_POS0/B_QUAT0)
     broadphase, wake pass (moving bodies touching asleep ones wake their islands), narrow phase
     prepare joints, prepare anchors, prepare contacts
-    each sub-step h = dt/N:
+    islands (_kernels_islands), dealt into runs of consecutive islands, a run to a thread:
+    each sub-step h = dt/N, over the run's bodies, joints, anchors and manifolds:
         integrate velocities (gravity, force, damping) of awake dynamic bodies
         warm start joints, anchors, contacts
         solve joints, anchors, contacts (bias)
@@ -104,6 +105,10 @@ IP_SORT = 12            # 12..13 the broadphase's sweep order: count and axis (k
 IP_OUT_ISLANDS = 14     # solver islands this step (see _kernels_islands)
 IP_THREADS = 15         # solver threads: the islands are dealt into this many runs
 IP_COUNT = 16
+
+# more runs than threads, taken one at a time: a thread that is held up (a shared machine's
+# other work) leaves its share to the others
+RUNS_PER_THREAD = 4
 
 KEY_SHIFT = 32
 KEY_MASK = (1 << 32) - 1
@@ -307,7 +312,8 @@ def _deal_islands(nisl, threads, bs, js, ms):
 @njit(cache=True, parallel=True)
 def _solve_islands(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl, bs, jl, js, al, as_, ml, ms, runs,
                    nsub, h, gx, gy, gz, speed, sweeps, max_speed):
-    """The sub-steps, run by run (see _deal_islands), each run on whichever thread takes it.
+    """The sub-steps, run by run (see _deal_islands), each run taken by the next free thread
+    (the caller sets numba's parallel chunk size to 1: set inside, it could not be cached).
     Islands share no dynamic body, so neither the runs' order nor which islands share a run
     changes a bit; see _kernels_islands."""
     inv_h = 1.0 / h
@@ -409,7 +415,9 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     nisl = build_islands(bi, n, si, ji, nj, ai, na, mi1, nm, isl[8], isl[9],
                          (isl[0], isl[1], isl[2], isl[3], isl[4], isl[5], isl[6], isl[7]))
     ip[IP_OUT_ISLANDS] = nisl
-    runs = _deal_islands(nisl, max(1, ip[IP_THREADS]), isl[1], isl[3], isl[7])
+    threads = max(1, ip[IP_THREADS])
+    runs = _deal_islands(nisl, threads if threads == 1 else RUNS_PER_THREAD * threads, isl[1],
+                         isl[3], isl[7])
     _solve_islands(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, isl[0], isl[1], isl[2], isl[3],
                    isl[4], isl[5], isl[6], isl[7], runs, nsub, h, gx, gy, gz, speed, sweeps,
                    max_speed)

@@ -567,9 +567,17 @@ class World:
         ip[ks.IP_THREADS] = self.threads
         if self.threads != numba.get_num_threads():
             numba.set_num_threads(self.threads)  # per calling thread: set before every step
-        nm = ks.step_world(self.bf, self.bi, self.jf, self.ji, self.af, self.ai,
-                           self.mf, self.mi, self._mf1, self._mi1, self.sf, self.si, self.keys,
-                           self.ign, self._cn, self._cp, self._cs, self._cid, fp, ip)
+        # the islands' runs go one at a time to the next free thread (a thread held up by the
+        # machine's other work leaves its share to the others)
+        chunk = numba.get_parallel_chunksize()
+        numba.set_parallel_chunksize(1)
+        try:
+            nm = ks.step_world(self.bf, self.bi, self.jf, self.ji, self.af, self.ai,
+                               self.mf, self.mi, self._mf1, self._mi1, self.sf, self.si,
+                               self.keys, self.ign, self._cn, self._cp, self._cs, self._cid, fp,
+                               ip)
+        finally:
+            numba.set_parallel_chunksize(chunk)
         self.mf, self._mf1 = self._mf1, self.mf
         self.mi, self._mi1 = self._mi1, self.mi
         self.nm = int(nm)
