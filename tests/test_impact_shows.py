@@ -67,10 +67,17 @@ def test_drawn_hips_go_with_the_body(struck):
     worst = float(np.max(np.linalg.norm(drawn - body, axis=1)))
     k = int(round(0.2 / DT)) - 1
     along = float(np.dot(drawn[k], body[k]) / np.dot(body[k], body[k]))
-    print(f"impact: drawn hips' way against the body's, worst {worst * 100:.2f} cm; 0.2 s in the "
-          f"drawing has gone {along * 100:.1f} % of the body's "
-          f"{np.linalg.norm(body[k]) * 100:.1f} cm")
-    assert np.linalg.norm(body[k]) > 0.01  # the blow moved the body
+    # where the blow had taken the body furthest: the drawing had gone with it there too (the
+    # pelvis gives 2 cm within 0.1 s and is back within 2 mm by 0.2 s, so the spec's 0.2 s
+    # ratio below is one of millimetres)
+    p = int(np.argmax(np.linalg.norm(body, axis=1)))
+    along_peak = float(np.dot(drawn[p], body[p]) / np.dot(body[p], body[p]))
+    print(f"impact: drawn hips' way against the body's, worst {worst * 100:.2f} cm; at the "
+          f"body's furthest, {(p + 1) * DT:.2f} s, {np.linalg.norm(body[p]) * 100:.1f} cm, the "
+          f"drawing had gone {along_peak * 100:.1f} % of it; 0.2 s in {along * 100:.1f} % of "
+          f"the body's {np.linalg.norm(body[k]) * 100:.2f} cm")
+    assert np.linalg.norm(body[p]) > 0.01  # the blow moved the body
+    assert along_peak >= 0.9
     assert worst < 0.01
     assert along >= 0.9
 

@@ -128,17 +128,6 @@ def test_shoved_knocked_off_and_never_falling(scene):
     assert not any(rec["shove_falling"])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "measured 5.5 deg off its pose 3 s on (the pelvis upright): the figure rocks fore and aft "
-    "over its capsule feet, the pelvis +-0.09 m at about 2 Hz, the hip motors chattering between "
-    "+-300 N·m. Not the shove's doing: a 10 N·s shove ends in the same rocking, and the box man "
-    "on Idle rocks unshoved (tests/test_motion_rest.py). Measured, 3 s on: 16 sub-steps 0.48 deg, "
-    "32: 0.08; joint passes 1-8 per sub-step: 4-6 deg (no help); joints+anchors+contacts twice: "
-    "2.7, four times: 1.3; anchors solved before the joints: 1.3 (but the bare figure at rest "
-    "then turns 0.27 rad/s); the pelvis's position pinned: still. The hip motors' rows see the "
-    "thigh's and pelvis's own inertia (~0.1 kg m2) where the sway they must stop is the upper "
-    "body's (~40 kg m2 about the feet): warm starting makes them an integrator that rings "
-    "(solver; the same with physics.ragdoll_drive)"))
 def test_shoved_back_on_its_pose(scene):
     _, rec, _ = scene
     n3 = int(round(3.0 / DT))

@@ -6,8 +6,6 @@ at most (before 8 sub-steps it measured 0.56 and 1.59).
 
 from __future__ import annotations
 
-import pytest
-
 from ae3d import engine, figure, motion, physics
 from ae3d.motion import _measure as M
 
@@ -41,14 +39,6 @@ def test_powered_figure_at_rest_is_still():
         assert motion.mode(b) == motion.POWERED and not motion.falling(b)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "measured 0.45 rad/s on average, 1.48 at most (the hips' motors chattering at their "
-    "300 N·m cap, the pelvis rocking 0.2 m fore and aft over its feet, joints up to 6.5 deg "
-    "off the pose): the box man's Idle moves its chest 1.5 deg and head 2 deg, and that is "
-    "enough to start the fore-aft sway the bare ragdoll above never gets. 16 sub-steps: "
-    "0.13 rad/s, 22 mm; 32: "
-    "0.016 rad/s, still. Solver: the hip motors' rows see the thigh's and pelvis's own inertia, "
-    "not the body whose sway they must stop; see issue 6's note"))
 def test_dressed_figure_playing_idle_at_rest_is_still():
     """The same for a box man dressed by motion.on_figure, playing its Idle on its muscles."""
     with engine.Engine() as e:

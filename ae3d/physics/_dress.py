@@ -625,6 +625,8 @@ def _refit(r: Ragdoll, geo: dict[str, Any], origin: np.ndarray, yaw: float) -> N
         _, inert, radius = shape_mass(L.SHAPE_CAPSULE, dims)
         m = w.bf[s, L.B_MASS]
         w.bf[s, L.B_INV_I:L.B_INV_I + 3] = [1.0 / (m * i) for i in inert]
+        if b == human.BONE_PELVIS:  # raised as the reference ragdoll's (human.py)
+            w.bf[s, L.B_INV_I:L.B_INV_I + 3] /= human.PELVIS_INERTIA_SCALE
         w.bf[s, L.B_RADIUS] = radius
         B.set_position(e, h, wp[b])
         B.set_rotation(e, h, wq[b])

@@ -168,6 +168,8 @@ def ragdoll(e, name: str, position, a: float = 8.0, b: float = 8.0, scale: float
         rest_q[bone] = q
         bodies[bone] = w.add_body(L.KIND_DYNAMIC, L.SHAPE_CAPSULE, (scale * rad, scale * hs, 0.0),
                                   p, q, mass=human.bone_mass(bone, feet, mass), friction=0.9)
+        if bone == human.BONE_PELVIS:
+            w.bf[bodies[bone], L.B_INV_I:L.B_INV_I + 3] /= human.PELVIS_INERTIA_SCALE
     joints = np.full(n, -1, dtype=np.int64)
     budgets = np.zeros(n)
     for bone in range(1, n):

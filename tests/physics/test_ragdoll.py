@@ -288,10 +288,6 @@ def test_aim_hold_shape_plant_within_cone_and_destroy():
     e.close()
 
 
-@pytest.mark.xfail(strict=True, reason="with feet (set_ankles) at 8 sub-steps the figure stands "
-                   "but trembles: measured 0.79 rad/s mean, 2.5 max from 1 s to 5 s, and creeps "
-                   "0.3 m in 10 s; still at 16 sub-steps (flat feet's contacts against hard "
-                   "motors)")
 def test_standing_with_feet_is_still():
     e, w = _world_with_ground()
     physics.set_ankles(e, True)
