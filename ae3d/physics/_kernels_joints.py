@@ -112,11 +112,15 @@ LIMIT_ZETA = 1.0
 # its error in a sub-step (Baumgarte-like, without momentum: the relax pass removes the push)
 LIMIT_BETA = 0.8
 # A powered figure standing untouched (#579, tests/test_motion_rest.py) rang at 8 sub-steps: its
-# legs swayed sideways with the pelvis held upright, growing to 0.15 rad/s on average and 1.1 at
-# most. With the drive's target taken each sub-step and two joint passes in the bias pass it is
-# still (0.003 and 0.014; either alone: 0.07/0.75 and 0.15/0.76; 16 sub-steps: 0.0004).
-DRIVE_EVERY_SUBSTEP = True  # the pose drive's target taken each sub-step (see _solve_pass)
-BIAS_ITERATIONS = 2  # joint passes in the bias pass of each sub-step
+# legs swayed with the pelvis held upright (0.15 rad/s on average, 1.1 at most). Taking the
+# drive's target every sub-step and a second joint pass in the bias pass quietened the bare
+# ragdoll (0.003) but not a box man on its Idle (0.45): the rows that hold the pelvis saw its own
+# small inertia. With the pelvis's inertia raised (human.PELVIS_INERTIA_SCALE) neither is needed:
+# the target taken once a step, as the spec says ("before each step"), and one pass: the bare
+# figure 0.0007 rad/s, the box man on Idle 0.021, the shoved back within 0.055 deg, a limp
+# ragdoll's limits within 1.27 deg under blows (limit 3); and the joints cost a third less.
+DRIVE_EVERY_SUBSTEP = False  # True: the pose drive's target taken again each sub-step
+BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
 
 # ============================================================== small math (tuples, no allocation)
 
@@ -685,9 +689,8 @@ def _clamp_norm3(x, y, z, cap):
 @njit(cache=True)
 def solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready):
     """The share of a sub-step of the joints whose slots jl lists (in that order):
-    BIAS_ITERATIONS Gauss-Seidel passes in the bias pass (a light limb's limit, its point and its
-    neighbours fight within a pass: a second pass holds a limp ragdoll's limits within 3 degrees
-    under blows), one in the relax pass.
+    BIAS_ITERATIONS Gauss-Seidel passes in the bias pass (see the constant), one in the relax
+    pass.
 
     g: the caller's scratch, (>= the joint slots, G_COUNT) floats, kept across the step's
     sub-steps. The bodies move only between the bias and relax passes, so what a pass derives
