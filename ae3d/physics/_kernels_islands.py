@@ -57,6 +57,21 @@ def _dynamic(bi, n, b):
 
 
 @njit(cache=True, inline="always")
+def _join(bi, n, parent, a, b):
+    """A joint's or manifold's bodies a, b: one island when both are dynamic (the lower root
+    wins, so a root is its island's lowest body). False when neither is: the caller then solves
+    the world as one island."""
+    da = _dynamic(bi, n, a)
+    db = _dynamic(bi, n, b)
+    if da and db:
+        ra = _root(parent, a)
+        rb = _root(parent, b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    return da or db
+
+
+@njit(cache=True, inline="always")
 def _pair_island(a, b, n, bi, island):
     """The island of a joint's or manifold's bodies (at least one dynamic, checked before)."""
     if _dynamic(bi, n, a):
@@ -125,16 +140,7 @@ def build_islands(bi, n, si, ji, nj, ai, na, mi, nm, parent, island, out):
     for j in range(nj):
         if not _listed_joint(bi, n, ji, j):
             continue
-        a = ji[j, J_BODY_A]
-        b = ji[j, J_BODY_B]
-        da = _dynamic(bi, n, a)
-        db = _dynamic(bi, n, b)
-        if da and db:
-            ra = _root(parent, a)
-            rb = _root(parent, b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
-        elif not (da or db):
+        if not _join(bi, n, parent, ji[j, J_BODY_A], ji[j, J_BODY_B]):
             return _one_island(n, ji, nj, ai, na, nm, out)
     for k in range(na):
         if ai[k, A_KIND] == ANCHOR_FREE:
@@ -143,16 +149,7 @@ def build_islands(bi, n, si, ji, nj, ai, na, mi, nm, parent, island, out):
         if not _dynamic(bi, n, b) and 0 <= b < n and bi[b, B_PARKED] == 0:
             return _one_island(n, ji, nj, ai, na, nm, out)
     for r in range(nm):
-        a = mi[r, M_A]
-        b = mi[r, M_B]
-        da = _dynamic(bi, n, a)
-        db = _dynamic(bi, n, b)
-        if da and db:
-            ra = _root(parent, a)
-            rb = _root(parent, b)
-            if ra != rb:
-                parent[max(ra, rb)] = min(ra, rb)
-        elif not (da or db):
+        if not _join(bi, n, parent, mi[r, M_A], mi[r, M_B]):
             return _one_island(n, ji, nj, ai, na, nm, out)
     # number the islands by their lowest body (the root is the lowest: unions keep the minimum)
     count = 0
