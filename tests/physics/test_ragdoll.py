@@ -61,6 +61,15 @@ def test_build_twelve_bones_adult_frames_and_budgets():
     assert r.budgets[human.BONE_CALF_R] == 250.0 and r.budgets[human.BONE_SPINE_03] == 250.0
     assert r.budgets[human.BONE_UPPERARM_L] == 80.0 and r.budgets[human.BONE_LOWERARM_R] == 60.0
     assert r.budgets[human.BONE_NECK] == 40.0
+    # the pelvis turns as a heavier body (human.PELVIS_INERTIA_SCALE), its mass its own; every
+    # other bone has its capsule's inertia
+    from ae3d.physics._world import shape_mass
+    for b in (human.BONE_PELVIS, human.BONE_THIGH_L):
+        s = r.bodies[b]
+        _, inert, _ = shape_mass(L.SHAPE_CAPSULE, tuple(w.bf[s, L.B_DIMS:L.B_DIMS + 3]))
+        own = w.bf[s, L.B_MASS] * np.array(inert)
+        k = human.PELVIS_INERTIA_SCALE if b == human.BONE_PELVIS else 1.0
+        assert np.allclose(1.0 / w.bf[s, L.B_INV_I:L.B_INV_I + 3], k * own, rtol=1e-12)
     # joined bodies never collide
     for b in range(1, 12):
         a, c = sorted((int(r.bodies[b]), int(r.bodies[human.BONE_PARENT[b]])))
