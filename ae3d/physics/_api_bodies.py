@@ -549,7 +549,10 @@ def set_threads(e: Any, n: int) -> None:
     or contact joins (each standing figure, each separate pile) are solved in parallel; one pile
     or one tangle of figures is solved on one thread. The results are the same bits on any
     count, so a replay recorded on one machine plays the same on another. The setting applies
-    to the thread that steps the world (numba's thread count is per calling thread)."""
+    to the thread that steps the world (numba's thread count is per calling thread). numba picks
+    its threading layer (TBB, OpenMP or its own workqueue); a program that forks worker
+    processes after stepping (multiprocessing's "fork") should use 1 thread or set
+    NUMBA_THREADING_LAYER=forksafe, as GNU OpenMP's pool does not survive a fork."""
     k = _int(n, "n")
     top = max_threads()
     if not 1 <= k <= top:
