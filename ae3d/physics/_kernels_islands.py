@@ -1,5 +1,5 @@
 """Solver islands: the step's bodies split into groups that no joint or contact joins, so that
-each group's sub-steps can run on its own thread (``_kernels_step._solve_islands``).
+each group's sub-steps can run on its own thread (``_kernels_step._solve_runs``).
 
 Two dynamic bodies are in one island when a joint or a contact manifold joins them. Static and
 kinematic bodies join nothing: the solver never changes their velocities (a contact leaves a side

@@ -309,33 +309,38 @@ def _deal_islands(nisl, threads, bs, js, ms):
     return out
 
 
-@njit(cache=True, parallel=True)
-def _solve_islands(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl, bs, jl, js, al, as_, ml, ms, runs,
-                   nsub, h, gx, gy, gz, speed, sweeps, max_speed):
-    """The sub-steps, run by run (see _deal_islands), each run taken by the next free thread
-    (the caller sets numba's parallel chunk size to 1: set inside, it could not be cached).
-    Islands share no dynamic body, so neither the runs' order nor which islands share a run
-    changes a bit; see _kernels_islands."""
+@njit(cache=True)
+def _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, b_, j_, a_, m_, nsub, h, gx, gy, gz,
+               speed, sweeps, max_speed):
+    """The sub-steps of one run: its bodies b_, joint slots j_, anchor slots a_, manifolds m_."""
     inv_h = 1.0 / h
+    for s in range(nsub):
+        _integrate_velocities(bf, bi, b_, h, gx, gy, gz)
+        warm_start_joints(bf, bi, jf, ji, j_, jg, s > 0)
+        warm_start_anchors(bf, bi, af, ai, a_)
+        warm_start_contacts(bf, mf, mi, m_)
+        solve_joints(bf, bi, jf, ji, j_, h, True, jg, s > 0)
+        solve_anchors(bf, bi, af, ai, a_, h, True)
+        solve_contacts(bf, mf, mi, m_, inv_h, True, speed, sweeps)
+        _integrate_positions(bf, bi, si, b_, h, gx, gy, gz, max_speed)
+        solve_joints(bf, bi, jf, ji, j_, h, False, jg, False)
+        solve_anchors(bf, bi, af, ai, a_, h, False)
+        solve_contacts(bf, mf, mi, m_, inv_h, False, speed, sweeps)
+
+
+@njit(cache=True, parallel=True)
+def _solve_runs(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl, bs, jl, js, al, as_, ml, ms, runs,
+                nsub, h, gx, gy, gz, speed, sweeps, max_speed):
+    """The runs (see _deal_islands), each taken by the next free thread (the caller sets
+    numba's parallel chunk size to 1: set inside, it could not be cached). Islands share no
+    dynamic body, so neither the runs' order nor which islands share a run changes a bit; see
+    _kernels_islands."""
     for r in prange(runs.shape[0] - 1):
         k0 = runs[r]
         k1 = runs[r + 1]
-        b_ = bl[bs[k0]:bs[k1]]
-        j_ = jl[js[k0]:js[k1]]
-        a_ = al[as_[k0]:as_[k1]]
-        m_ = ml[ms[k0]:ms[k1]]
-        for s in range(nsub):
-            _integrate_velocities(bf, bi, b_, h, gx, gy, gz)
-            warm_start_joints(bf, bi, jf, ji, j_, jg, s > 0)
-            warm_start_anchors(bf, bi, af, ai, a_)
-            warm_start_contacts(bf, mf, mi, m_)
-            solve_joints(bf, bi, jf, ji, j_, h, True, jg, s > 0)
-            solve_anchors(bf, bi, af, ai, a_, h, True)
-            solve_contacts(bf, mf, mi, m_, inv_h, True, speed, sweeps)
-            _integrate_positions(bf, bi, si, b_, h, gx, gy, gz, max_speed)
-            solve_joints(bf, bi, jf, ji, j_, h, False, jg, False)
-            solve_anchors(bf, bi, af, ai, a_, h, False)
-            solve_contacts(bf, mf, mi, m_, inv_h, False, speed, sweeps)
+        _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl[bs[k0]:bs[k1]], jl[js[k0]:js[k1]],
+                   al[as_[k0]:as_[k1]], ml[ms[k0]:ms[k1]], nsub, h, gx, gy, gz, speed, sweeps,
+                   max_speed)
 
 
 @njit(cache=True)
@@ -418,9 +423,14 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     threads = max(1, ip[IP_THREADS])
     runs = _deal_islands(nisl, threads if threads == 1 else RUNS_PER_THREAD * threads, isl[1],
                          isl[3], isl[7])
-    _solve_islands(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, isl[0], isl[1], isl[2], isl[3],
-                   isl[4], isl[5], isl[6], isl[7], runs, nsub, h, gx, gy, gz, speed, sweeps,
-                   max_speed)
+    if runs.shape[0] > 2:
+        _solve_runs(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, isl[0], isl[1], isl[2], isl[3],
+                    isl[4], isl[5], isl[6], isl[7], runs, nsub, h, gx, gy, gz, speed, sweeps,
+                    max_speed)
+    else:  # one run (one thread, or one island): no parallel launch, no thread left spinning
+        _solve_run(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, isl[0][:isl[1][nisl]],
+                   isl[2][:isl[3][nisl]], isl[4][:isl[5][nisl]], isl[6][:isl[7][nisl]], nsub, h,
+                   gx, gy, gz, speed, sweeps, max_speed)
     apply_restitution(bf, mf1, mi1, nm, fp[FP_RESTITUTION_THRESHOLD])
 
     for i in range(n):
