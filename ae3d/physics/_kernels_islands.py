@@ -96,24 +96,25 @@ def _listed_joint(bi, n, ji, j):
             and not _parked(bi, n, ji[j, J_BODY_B]))
 
 
+@njit(cache=True, inline="always")
+def _slots_in_use(kinds, free, out):
+    """The slots whose kind is not ``free``, in order, into out; returns how many."""
+    c = 0
+    for k in range(kinds.shape[0]):
+        if kinds[k] != free:
+            out[c] = k
+            c += 1
+    return c
+
+
 @njit(cache=True)
 def _one_island(n, ji, nj, ai, na, nm, out):
     """Everything in one island, in slot order (the serial solve)."""
     bl, bs, jl, js, al, as_, ml, ms = out
     for i in range(n):
         bl[i] = i
-    c = 0
-    for j in range(nj):
-        if ji[j, J_KIND] != JOINT_FREE:
-            jl[c] = j
-            c += 1
-    nj_used = c
-    c = 0
-    for k in range(na):
-        if ai[k, A_KIND] != ANCHOR_FREE:
-            al[c] = k
-            c += 1
-    na_used = c
+    nj_used = _slots_in_use(ji[:nj, J_KIND], JOINT_FREE, jl)
+    na_used = _slots_in_use(ai[:na, A_KIND], ANCHOR_FREE, al)
     for r in range(nm):
         ml[r] = r
     bs[0] = 0
