@@ -36,15 +36,8 @@ import sys
 import tokenize
 from dataclasses import dataclass
 
-# The solver's threads wait for work asleep, not spinning: with OpenMP's default a thread left
-# idle between steps (one pile is one island, solved on one thread) spun on a core the game
-# needs (a 256-body pile: 6.2 µs of CPU a body a step for 3.1 of wall time; asleep 3.7 for 3.3,
-# and 32 standing figures on 2 threads as fast). Set before numba loads OpenMP; a program's own
-# setting stands.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
+import numba
+import numpy as np
 
 from . import _layout as L
 
