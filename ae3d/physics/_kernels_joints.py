@@ -437,6 +437,12 @@ def _active(bf, bi, a, b):
 
 
 @njit(cache=True, inline="always")
+def _joint_bodies(ji, j):
+    """(kind, body A, body B) of joint slot j (a body -1 is the world)."""
+    return ji[j, J_KIND], ji[j, J_BODY_A], ji[j, J_BODY_B]
+
+
+@njit(cache=True, inline="always")
 def _frames(bf, jf, j, a, b):
     """World joint frames FA, FB and lever arms rA, rB (world, from each centre of mass)."""
     pa, qa = _body_pose(bf, a)
@@ -545,12 +551,8 @@ def _drive_wt_hinge_pose(jf, j, qa, fa, axis, cur):
 def prepare_joints(bf, bi, jf, ji, nj, h):
     """Once per step: rotational mass, softness, and the motor's target velocity (world)."""
     for j in range(nj):
-        kind = ji[j, J_KIND]
-        if kind == JOINT_FREE:
-            continue
-        a = ji[j, J_BODY_A]
-        b = ji[j, J_BODY_B]
-        if not _active(bf, bi, a, b):
+        kind, a, b = _joint_bodies(ji, j)
+        if kind == JOINT_FREE or not _active(bf, bi, a, b):
             continue
         jf[j, J_H] = h
         jf[j, J_SIN_Y] = math.sin(0.5 * min(jf[j, J_SWING_Y], math.pi))
@@ -607,12 +609,8 @@ def warm_start_joints(bf, bi, jf, ji, jl, g, g_ready):
     the current poses."""
     for t in range(jl.shape[0]):
         j = jl[t]
-        kind = ji[j, J_KIND]
-        if kind == JOINT_FREE:
-            continue
-        a = ji[j, J_BODY_A]
-        b = ji[j, J_BODY_B]
-        if not _active(bf, bi, a, b):
+        kind, a, b = _joint_bodies(ji, j)
+        if kind == JOINT_FREE or not _active(bf, bi, a, b):
             continue
         if g_ready:
             ra = (g[j, G_RA], g[j, G_RA + 1], g[j, G_RA + 2])
@@ -719,12 +717,8 @@ def _take_drives(bf, bi, jf, ji, jl, g):
     that g holds the pose-only values of (its gmode 2): the same arithmetic, so the same bits."""
     for t in range(jl.shape[0]):
         j = jl[t]
-        kind = ji[j, J_KIND]
-        if kind == JOINT_FREE:
-            continue
-        a = ji[j, J_BODY_A]
-        b = ji[j, J_BODY_B]
-        if not _active(bf, bi, a, b):
+        kind, a, b = _joint_bodies(ji, j)
+        if kind == JOINT_FREE or not _active(bf, bi, a, b):
             continue
         if not (jf[j, J_MOTOR_MAX] > 0.0):
             continue
@@ -807,12 +801,8 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
         lim_i = 0.0
     for t in range(jl.shape[0]):
         j = jl[t]
-        kind = ji[j, J_KIND]
-        if kind == JOINT_FREE:
-            continue
-        a = ji[j, J_BODY_A]
-        b = ji[j, J_BODY_B]
-        if not _active(bf, bi, a, b):
+        kind, a, b = _joint_bodies(ji, j)
+        if kind == JOINT_FREE or not _active(bf, bi, a, b):
             continue
         pa, qa = _body_pose(bf, a)
         pb, qb = _body_pose(bf, b)
