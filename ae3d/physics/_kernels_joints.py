@@ -751,6 +751,17 @@ def _ball_row_store(jf, j, col, o0, o1, o2, n0, n1, n2, wa, wb, ia, ib):
 
 
 @njit(cache=True, inline="always")
+def _hinge_row_apply(ax, dl, wa, wb, ia, ib):
+    """A hinge row's impulse along its axis ax changed by dl N·m·s: the bodies' angular
+    velocities take it (-dl on A, +dl on B). Returns the new (wa, wb)."""
+    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
+    da = mv(ia, L)
+    db = mv(ib, L)
+    return ((wa[0] - da[0], wa[1] - da[1], wa[2] - da[2]),
+            (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2]))
+
+
+@njit(cache=True, inline="always")
 def _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, lim_i):
     """One side of an angular limit about unit axis ``ax`` (a twist limit or a hinge's): a
     one-sided impulse accumulated in ``jf[j, col]`` (>= 0), speculative (C/h) while the limit is
@@ -1117,12 +1128,7 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
                 new = min(max(old - km * cd, -cap), cap)
                 jf[j, J_L_FRIC] = new
                 if new != old:  # (a motor held at its cap applies nothing)
-                    dl = new - old
-                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                    da = mv(ia, L)
-                    db = mv(ib, L)
-                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                    wa, wb = _hinge_row_apply(ax, new - old, wa, wb, ia, ib)
             # ---- spring
             if jf[j, J_SPRING_HZ] > 0.0:
                 C = ang - jf[j, J_TARGET_ANGLE]
@@ -1138,12 +1144,7 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
                 new = min(max(new, -cap), cap)
                 jf[j, J_L_SPRING] = new
                 if new != old:  # (a motor held at its cap applies nothing)
-                    dl = new - old
-                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                    da = mv(ia, L)
-                    db = mv(ib, L)
-                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                    wa, wb = _hinge_row_apply(ax, new - old, wa, wb, ia, ib)
             # ---- motor
             if motor_max > 0.0:
                 wt = _dot(ax, (jf[j, J_WT], jf[j, J_WT + 1], jf[j, J_WT + 2]))
@@ -1153,12 +1154,7 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
                 new = min(max(old - km * cd, -cap), cap)
                 jf[j, J_L_MOTOR] = new
                 if new != old:  # (a motor held at its cap applies nothing)
-                    dl = new - old
-                    L = (ax[0] * dl, ax[1] * dl, ax[2] * dl)
-                    da = mv(ia, L)
-                    db = mv(ib, L)
-                    wa = (wa[0] - da[0], wa[1] - da[1], wa[2] - da[2])
-                    wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
+                    wa, wb = _hinge_row_apply(ax, new - old, wa, wb, ia, ib)
             # ---- limits
             if limits:
                 for side in range(2):
