@@ -10,3 +10,9 @@ Units are SI (m, kg, s, N, N·m, N·s) and radians; Y is up; quaternions are (x,
 """
 
 __version__ = "0.1.0"
+
+from ae3d._cache import refresh_kernel_cache as _refresh_kernel_cache  # noqa: E402
+
+# numba's cached kernels, wiped when any kernel source under ae3d/ changed (ae3d/_cache.py);
+# once, before any package's kernels load
+_refresh_kernel_cache()

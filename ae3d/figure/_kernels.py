@@ -1,7 +1,8 @@
 """njit kernels of ae3d.figure: quaternions, forward kinematics, clip sampling, skinning.
 
-Every helper a kernel calls lives in this file (numba's cache does not see edits to helpers in
-other files). Quaternions are (x, y, z, w); matrices are 4x4 column-vector transforms
+Every helper a kernel calls lives in this file or in the shared ``ae3d/_math.py`` (numba's cache
+does not see edits to helpers in other files: ``ae3d/_cache.py`` wipes it when any source under
+``ae3d/`` changes). Quaternions are (x, y, z, w); matrices are 4x4 column-vector transforms
 (``p_world = M @ p_local``), float64.
 
 Clip sampling follows glTF 2.0 (section 3.11, appendix C): with keys t_k and s = (t - t_k) / td,
@@ -22,6 +23,8 @@ import math
 
 import numpy as np
 from numba import njit
+
+from ae3d._math import qmat
 
 PATH_TRANSLATION = 0
 PATH_ROTATION = 1
@@ -50,26 +53,18 @@ def trs_matrix(tx, ty, tz, qx, qy, qz, qw, sx, sy, sz, out):
         qy = 0.0
         qz = 0.0
         qw = 1.0
-    xx = qx * qx
-    yy = qy * qy
-    zz = qz * qz
-    xy = qx * qy
-    xz = qx * qz
-    yz = qy * qz
-    wx = qw * qx
-    wy = qw * qy
-    wz = qw * qz
-    out[0, 0] = (1.0 - 2.0 * (yy + zz)) * sx
-    out[1, 0] = (2.0 * (xy + wz)) * sx
-    out[2, 0] = (2.0 * (xz - wy)) * sx
+    r = qmat((qx, qy, qz, qw))
+    out[0, 0] = r[0] * sx
+    out[1, 0] = r[3] * sx
+    out[2, 0] = r[6] * sx
     out[3, 0] = 0.0
-    out[0, 1] = (2.0 * (xy - wz)) * sy
-    out[1, 1] = (1.0 - 2.0 * (xx + zz)) * sy
-    out[2, 1] = (2.0 * (yz + wx)) * sy
+    out[0, 1] = r[1] * sy
+    out[1, 1] = r[4] * sy
+    out[2, 1] = r[7] * sy
     out[3, 1] = 0.0
-    out[0, 2] = (2.0 * (xz + wy)) * sz
-    out[1, 2] = (2.0 * (yz - wx)) * sz
-    out[2, 2] = (1.0 - 2.0 * (xx + yy)) * sz
+    out[0, 2] = r[2] * sz
+    out[1, 2] = r[5] * sz
+    out[2, 2] = r[8] * sz
     out[3, 2] = 0.0
     out[0, 3] = tx
     out[1, 3] = ty

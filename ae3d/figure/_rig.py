@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ae3d._rotation import mat_to_quat, quat_to_mat
+from ae3d._math import mat_to_quat, quat_to_mat
 
 from . import _kernels
 

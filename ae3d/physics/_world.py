@@ -27,13 +27,11 @@ world inverse inertia, computed once per step from the step's starting rotation 
 from __future__ import annotations
 
 import glob
-import hashlib
 import heapq
 import itertools
 import math
 import os
 import sys
-import tokenize
 from dataclasses import dataclass
 
 import numba
@@ -107,50 +105,7 @@ def shape_mass(shape: int, dims: tuple[float, float, float]
     return 0.0, (0.0, 0.0, 0.0), 0.0
 
 
-def _refresh_kernel_cache() -> None:
-    """Drop numba's cached physics kernels when any physics kernel source has changed.
-
-    numba's cache checks only the file of the function it compiled, while ``step_world`` inlines
-    the helpers of every ``_kernels_*.py``, ``_math.py`` and the ``_layout`` constants: after an
-    edit to any of them its cached code would be stale. So a hash of all those sources is kept
-    next to the cache, and when it differs every cached physics kernel is deleted (they then
-    compile once again). Harmless when the cache is absent or being written by another process.
-    """
-    here = os.path.dirname(os.path.abspath(__file__))
-    cache = os.path.join(here, "__pycache__")
-    h = hashlib.sha256()
-    for path in sorted(glob.glob(os.path.join(here, "_kernels*.py"))
-                       + [os.path.join(here, "_math.py"), os.path.join(here, "_layout.py")]):
-        try:
-            with open(path, "rb") as f:
-                # comments do not change compiled code: leave them out of the hash
-                toks = [t.string for t in tokenize.tokenize(f.readline)
-                        if t.type not in (tokenize.COMMENT, tokenize.NL)]
-        except (OSError, SyntaxError, tokenize.TokenError):
-            continue
-        h.update(os.path.basename(path).encode() + b"\0" + "\x1f".join(toks).encode())
-    stamp_path = os.path.join(cache, "physics_kernels.stamp")
-    digest = h.hexdigest()
-    try:
-        with open(stamp_path) as f:
-            if f.read().strip() == digest:
-                return
-    except OSError:
-        pass
-    for path in glob.glob(os.path.join(cache, "*.nbi")) + glob.glob(os.path.join(cache, "*.nbc")):
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-    try:
-        os.makedirs(cache, exist_ok=True)
-        with open(stamp_path, "w") as f:
-            f.write(digest + "\n")
-    except OSError:
-        pass
-
-
-_refresh_kernel_cache()
+# numba's cache is guarded package-wide at import (ae3d/_cache.py, called by ae3d/__init__)
 
 
 def _announce_compile() -> None:
