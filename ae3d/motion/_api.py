@@ -131,7 +131,7 @@ def active_ragdoll(r: Any) -> Motion:
 
 
 def _dress() -> Any:
-    from ae3d.physics import _dress as D  # written by the dressing helper
+    from . import _dress as D  # rig <-> bodies (was ae3d.physics._dress)
     return D
 
 

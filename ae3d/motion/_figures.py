@@ -35,7 +35,7 @@ def on_skeleton(e: Any, obj: int, skeleton: Any) -> _api.Motion | None:
     for m in _existing(e):
         if m.object == obj:
             raise ValueError(f"object {obj} already has an active ragdoll")
-    D = _api._dress()
+    from . import _fit as D  # fitting a ragdoll to a rig (was ae3d.physics._dress)
     name = f"motion-{obj}"
     r = D.ragdoll_for_rig(e, name, skeleton, 8.0, 8.0)
     m = _api.active_ragdoll(r)

@@ -86,6 +86,7 @@ class Ragdoll:
     follows: dict = field(default_factory=dict)   # bone -> anchor
     rest_targets: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     _joint_bones: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    dressing: Any = None         # the rig it wears: motion's record (ae3d.motion._dress), or None
 
     @property
     def bones(self) -> int:

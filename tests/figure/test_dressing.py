@@ -14,25 +14,26 @@ import math
 import numpy as np
 import pytest
 
+from ae3d import _math as Q
 from ae3d import figure, human, physics
-from ae3d.physics import _dress as D
+from ae3d import physics as D
 
 HUMANOIDS = ("boxman.glb", "mixamo_man.glb")
 QUARTER = 0.5 * math.pi
 
 
 def _qmul(a, b):
-    return D._qmul(a, b)  # noqa: SLF001
+    return Q.quat_mul(a, b)
 
 
 def _angle_between(a, b) -> float:
     """rad between two rotations."""
-    d = _qmul(D._qconj(a), b)  # noqa: SLF001
+    d = _qmul(Q.quat_conj(a), b)
     return 2.0 * math.atan2(float(np.linalg.norm(d[:3])), abs(float(d[3])))
 
 
 def _heading(q, local) -> float:
-    f = D._qrot(q, local)  # noqa: SLF001
+    f = Q.quat_rot(q, local)
     return math.atan2(f[0], f[2])
 
 
@@ -58,7 +59,7 @@ def _dressed(eng, asset, name, fitted):
 
 
 def _bone_rot(world, i):
-    return D._mat_quat(world[i, :3, :3])  # noqa: SLF001
+    return Q.mat_quat(world[i, :3, :3])
 
 
 def _turn(rig, role, q_fig):
@@ -69,8 +70,8 @@ def _turn(rig, role, q_fig):
                      np.eye(4))  # the figure's own frame
     wq = _bone_rot(w, i)
     q_world = q_fig
-    rig.rotation[i] = D._qpos(_qmul(rig.rest_rotation[i],  # noqa: SLF001
-                                    _qmul(D._qconj(wq), _qmul(q_world, wq))))  # noqa: SLF001
+    rig.rotation[i] = Q.quat_pos(_qmul(rig.rest_rotation[i],
+                                       _qmul(Q.quat_conj(wq), _qmul(q_world, wq))))
 
 
 def _qx(deg):
