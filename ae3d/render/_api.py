@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ae3d import crowd
 from ae3d.engine import PhaseProcessor, priorities
 
 from ._mesh import SkinnedMesh
@@ -84,13 +85,14 @@ def remove_figure(e, figure: FigureItem) -> None:
 def bake_bank(mesh: SkinnedMesh, worlds) -> np.ndarray:
     """A pose bank from a clip's rig poses: ``worlds`` (frames, bones, 4, 4) m, the rig's world
     matrices at evenly spaced times over one loop of the clip, baked in place (the root's travel
-    taken out). Returns (frames, joints, 4, 4) float32 skinning matrices for ``horde_new``."""
+    taken out: ``crowd.posebank_bake_in_place``). Returns (frames, joints, 4, 4) float32
+    skinning matrices for ``horde_new``."""
     w = np.asarray(worlds, dtype=np.float64)
     if w.ndim != 4 or w.shape[2:] != (4, 4) or len(w) == 0:
         raise ValueError("worlds must be (frames, bones, 4, 4)")
     if not np.isfinite(w).all():
         raise ValueError("worlds must be finite")
-    return np.matmul(w[:, mesh.joint_bones], mesh.inverse_bind[None]).astype(np.float32)
+    return crowd.skinning_bank(w, mesh.joint_bones, mesh.inverse_bind)
 
 
 def figure_mesh(f: Any, skin: int = 0) -> SkinnedMesh:
@@ -107,13 +109,14 @@ def figure_mesh(f: Any, skin: int = 0) -> SkinnedMesh:
 
 def bank_from_clip(f: Any, clip: str, frames: int = 30, skin: int = 0) -> np.ndarray:
     """A pose bank (frames, joints, 4, 4) float32 of a glTF figure's ``clip``: ``frames`` poses
-    evenly over one loop, baked in place (the hips' travel over the ground taken out), for
+    evenly over one loop, baked in place (the hips' travel over the ground taken out:
+    ``crowd.posebank_sample`` and ``crowd.posebank_bake_in_place``), for
     ``horde_new(e, figure_mesh(f), bank, ...)``. The figure is not changed."""
-    from ._demo import figure_bank
-
     if not (isinstance(frames, int) and frames >= 1):
         raise ValueError("frames must be a positive int")
-    return figure_bank(f, clip, frames, skin)[1]
+    mesh = figure_mesh(f, skin)
+    bank = crowd.posebank_bake_in_place(crowd.posebank_sample(f, clip, frames, skin))
+    return crowd.posebank_skinning(bank, mesh.joint_bones, mesh.inverse_bind)
 
 
 def horde_new(e, mesh: SkinnedMesh, bank, capacity: int, name: str = "horde") -> Horde:

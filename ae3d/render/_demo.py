@@ -70,36 +70,7 @@ def pose(t: float = 0.0, root: np.ndarray | None = None, swing: float = 0.5) -> 
 
 def bank(m: SkinnedMesh, frames: int = 30, swing: float = 0.5) -> np.ndarray:
     """A pose bank (frames, 14, 4, 4) float32 of one second of the walk in place."""
+    from ae3d import crowd
+
     worlds = np.stack([pose(f / frames, swing=swing) for f in range(frames)])
-    return np.matmul(worlds[:, m.joint_bones], m.inverse_bind[None]).astype(np.float32)
-
-
-def figure_bank(f, clip: str, frames: int = 30, skin: int = 0):
-    """(SkinnedMesh, bank) of a glTF figure (``ae3d.figure``) playing ``clip``: ``frames``
-    poses over one loop, baked in place (the lowest top-level moving bone's travel over the
-    ground, x and z, taken out of every bone, so the figure walks on the spot)."""
-    from ae3d import figure
-
-    from ._figures import model_meshes
-
-    meshes = model_meshes(f.model)
-    mesh = next(m for m in meshes if m.source[1] == skin)
-    dur = figure.clip_duration(f, clip)
-    root = np.eye(4)
-    worlds = np.stack([figure.pose_world(f, figure.sample(f, clip, dur * k / frames), root)
-                       for k in range(frames)])
-    # the bone that travels: the skin's bone nearest the top of the hierarchy (the hips)
-    bones = [int(b) for b in f.model.skins[skin].bones]
-    depth = {}
-    for b in bones:
-        d, p = 0, b
-        while p >= 0:
-            p = int(f.rig.parents[p])
-            d += 1
-        depth[b] = d
-    hips = min(bones, key=lambda b: depth[b])
-    travel = worlds[:, hips, :3, 3] - worlds[0, hips, :3, 3]
-    worlds[:, :, 0, 3] -= travel[:, None, 0]
-    worlds[:, :, 2, 3] -= travel[:, None, 2]
-    bank_ = np.matmul(worlds[:, mesh.joint_bones], mesh.inverse_bind[None]).astype(np.float32)
-    return mesh, bank_
+    return crowd.skinning_bank(worlds, m.joint_bones, m.inverse_bind)
