@@ -5,7 +5,8 @@ The njit helpers take and return plain floats or tuples (never arrays), so that 
 import them from here (``physics/_math.py`` re-exports them for the physics kernels). The numpy
 helpers below them are the same formulas for Python-side code (dressing, fitting, façades): each
 runs its njit twin's Python source (``.py_func``), so the two cannot drift apart, and returns a
-float64 array.
+float64 array; the rotation conversions (``quat_to_mat``, ``mat_to_quat``, ``mat_quat``) are
+numpy only.
 
 Quaternions are (x, y, z, w), unit unless said; vectors are (x, y, z) m or 1/s as the caller's;
 a 3x3 matrix is a 9-tuple in row-major order (njit) or a (3, 3) array acting on column vectors

@@ -18,8 +18,10 @@ from typing import Any
 import numpy as np
 import pygltflib
 
+from ae3d._math import mat_to_quat
+
 from ._clips import Channel, Clip
-from ._rig import RigTemplate, _mat_to_quat
+from ._rig import RigTemplate
 
 _COMPONENT: dict[int, np.dtype[Any]] = {
     5120: np.dtype("<i1"), 5121: np.dtype("<u1"), 5122: np.dtype("<i2"), 5123: np.dtype("<u2"),
@@ -200,7 +202,7 @@ def _decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         s[0] = -s[0]
     s[s == 0.0] = 1.0
     r = a / s
-    return t, _mat_to_quat(r), s
+    return t, mat_to_quat(r), s
 
 
 def _rig_template(doc: pygltflib.GLTF2, path: str) -> RigTemplate:

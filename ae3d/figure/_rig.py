@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ae3d._math import mat_to_quat, quat_to_mat
+from ae3d._math import mat_quat, mat_to_quat, quat_to_mat
 
 from . import _kernels
 
@@ -169,7 +169,7 @@ class Rig:
     def world_rotation(self, bone: int | str) -> np.ndarray:
         """The bone's world rotation (4,) xyzw from ``world`` as last updated (scale removed)."""
         m = self.world[self._i(bone), :3, :3]
-        return _mat_to_quat(m / np.linalg.norm(m, axis=0))
+        return mat_quat(m)
 
     def set_world_pose(self, bone: int | str, position: np.ndarray, rotation: np.ndarray) -> None:
         """Pose a bone by where it should be in the world: ``position`` (3,) m, ``rotation`` (4,)
@@ -185,8 +185,8 @@ class Rig:
         inv = np.linalg.inv(pw)
         self.translation[i] = inv[:3, :3] @ pos + inv[:3, 3]
         pr = pw[:3, :3] / np.linalg.norm(pw[:3, :3], axis=0)
-        local = pr.T @ _quat_to_mat(q)
-        self.rotation[i] = _mat_to_quat(local)
+        local = pr.T @ quat_to_mat(q)
+        self.rotation[i] = mat_to_quat(local)
         t, r, sc = self.translation[i], self.rotation[i], self.scale[i]
         local = np.empty((4, 4))
         _kernels.trs_matrix(t[0], t[1], t[2], r[0], r[1], r[2], r[3], sc[0], sc[1], sc[2], local)
@@ -199,6 +199,3 @@ class Rig:
     def __repr__(self) -> str:
         return f"Rig({self.count} bones)"
 
-
-_quat_to_mat = quat_to_mat  # the names this package's modules use
-_mat_to_quat = mat_to_quat

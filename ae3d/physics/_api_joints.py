@@ -24,7 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from ae3d._rotation import mat_to_quat
+from ae3d._math import mat_to_quat
+from ae3d._math import quat_conj as _qconj
+from ae3d._math import quat_mul as _qmul
+from ae3d._math import quat_rot as _qrot
 
 from . import _layout as L
 from ._kernels_anchors import anchor_force_torque
@@ -82,27 +85,6 @@ def _num(x, name: str, lo: float | None = None) -> float:
     if lo is not None and v < lo:
         raise ValueError(f"{name} must be >= {lo}")
     return v
-
-
-def _qmul(a, b):
-    ax, ay, az, aw = a
-    bx, by, bz, bw = b
-    return np.array([aw * bx + ax * bw + ay * bz - az * by,
-                     aw * by - ax * bz + ay * bw + az * bx,
-                     aw * bz + ax * by - ay * bx + az * bw,
-                     aw * bw - ax * bx - ay * by - az * bz])
-
-
-def _qconj(q):
-    return np.array([-q[0], -q[1], -q[2], q[3]])
-
-
-def _qrot(q, v):
-    x, y, z, w = q
-    u = np.array([x, y, z])
-    v = np.asarray(v, dtype=np.float64)
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
 
 
 def _body_pose(w, b: int):
@@ -194,10 +176,7 @@ def frame_from_axes(x, ref=None) -> np.ndarray:
         z = z - x * np.dot(z, x)
     z = z / np.linalg.norm(z)
     y = np.cross(z, x)
-    return _mat_to_quat(np.column_stack([x, y, z]))
-
-
-_mat_to_quat = mat_to_quat  # kept for _dress
+    return mat_to_quat(np.column_stack([x, y, z]))
 
 
 def shortest_arc(u, v) -> np.ndarray:
