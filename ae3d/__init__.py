@@ -5,7 +5,9 @@ hit one and it gives where it was hit and comes back; hit it harder than it can 
 protects itself, lands, lies and gets up.
 
 Packages: ``engine`` (the frame loop), ``physics`` (soft-step rigid bodies, joints, ragdolls),
-``figure`` (glTF rigs, clips, skinning), ``motion`` (the active ragdoll), ``render``.
+``figure`` (glTF rigs, clips, skinning), ``motion`` (the active ragdoll, dressing and fitting),
+``crowd`` (pose banks for hordes), ``render``. Shared: ``human`` (humanoid constants), ``_math``
+(vector and quaternion helpers), ``_cache`` (the guard on numba's cache).
 Units are SI (m, kg, s, N, N·m, N·s) and radians; Y is up; quaternions are (x, y, z, w).
 """
 
