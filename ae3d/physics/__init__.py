@@ -2,9 +2,12 @@
 
 Units: m, kg, s, N, N·m, N·s, radians. Y is up (as glTF). Quaternions are (x, y, z, w).
 Every call takes the engine first: ``physics.add_box(e, ...)``. See each function's docstring.
+What a call refuses (``physics.MAX_IMPULSE``, ``WORLD_EXTENT``...) is in ``ae3d.limits``.
 """
 
+from ae3d import limits
 from ae3d.figure._naming import humanoid_bones, humanoid_scheme
+from ae3d.limits import *  # noqa: F401,F403 - the documented limits, readable here too
 
 from . import _api_bodies, _api_joints, _dress, _ragdoll
 from ._api_bodies import *  # noqa: F401,F403
@@ -13,4 +16,4 @@ from ._dress import *  # noqa: F401,F403
 from ._ragdoll import *  # noqa: F401,F403
 
 __all__ = [*_api_bodies.__all__, *_api_joints.__all__, *_ragdoll.__all__, *_dress.__all__,
-           "humanoid_scheme", "humanoid_bones"]
+           "humanoid_scheme", "humanoid_bones", "limits", *limits.__all__]

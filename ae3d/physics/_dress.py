@@ -56,7 +56,7 @@ from . import _api_joints as J
 from . import _layout as L
 from ._kernels_dress import bodies_from_world, draw_bodies, relative_targets
 from ._kernels_joints import relative_rotations
-from ._ragdoll import Ragdoll, _check, ragdoll
+from ._ragdoll import Ragdoll, _check, check_fitted, ragdoll
 from ._world import shape_mass
 
 __all__ = [
@@ -707,6 +707,7 @@ def ragdoll_for_rig(e: Any, name: str, rig: Any, a: float = 8.0, b: float = 8.0,
     from ._ragdoll import _ankles
     feet = _ankles(e)
     geo = _fit_geometry(rg, roles, world, origin, yaw, fig, feet)
+    check_fitted(name, origin, a, b, geo)  # before anything is made: a broken rig leaves none
     r = ragdoll(e, name, origin, a, b, geo["k"])
     if fit:
         _refit(r, geo, origin, yaw)
