@@ -25,17 +25,21 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
-def _limit_name(value: float) -> str:
-    """' (ae3d.limits.NAME)' for a value that is one of the documented limits."""
-    for name in limits.__all__:
-        if getattr(limits, name) == value:
-            return f" (ae3d.limits.{name})"
-    return ""
+def _named(limit: str | None) -> str:
+    """' (ae3d.limits.NAME)' for a bound that is one of the documented limits."""
+    return f" (ae3d.limits.{limit})" if limit else ""
 
 
 def real(x: Any, name: str, *, lo: float | None = None, hi: float | None = None,
-         lo_open: bool = False, unit: str = "") -> float:
-    """``x`` as a finite float in [lo, hi] (lo excluded with ``lo_open``)."""
+         lo_open: bool = False, unit: str = "", lo_limit: str | None = None,
+         hi_limit: str | None = None) -> float:
+    """``x`` as a finite float in [lo, hi] (lo excluded with ``lo_open``). ``lo_limit`` and
+    ``hi_limit`` name ``ae3d.limits`` constants: the bounds (where ``lo``/``hi`` are not given),
+    named in the message."""
+    if lo is None and lo_limit is not None:
+        lo = getattr(limits, lo_limit)
+    if hi is None and hi_limit is not None:
+        hi = getattr(limits, hi_limit)
     if isinstance(x, bool | np.bool_) or not isinstance(x, _REAL):
         raise TypeError(f"{name} must be a real number, not {type(x).__name__}")
     v = float(x)
@@ -44,20 +48,22 @@ def real(x: Any, name: str, *, lo: float | None = None, hi: float | None = None,
     u = f" {unit}" if unit else ""
     if lo is not None and (v <= lo if lo_open else v < lo):
         rel = "greater than" if lo_open else "at least"
-        raise ValueError(f"{name} must be {rel} {_fmt(lo)}{u}{_limit_name(lo)}; it is {_fmt(v)}")
+        raise ValueError(f"{name} must be {rel} {_fmt(lo)}{u}{_named(lo_limit)}; it is {_fmt(v)}")
     if hi is not None and v > hi:
-        raise ValueError(f"{name} must be at most {_fmt(hi)}{u}{_limit_name(hi)}; it is {_fmt(v)}")
+        raise ValueError(f"{name} must be at most {_fmt(hi)}{u}{_named(hi_limit)}; it is {_fmt(v)}")
     return v
 
 
-def positive(x: Any, name: str, *, hi: float | None = None, unit: str = "") -> float:
+def positive(x: Any, name: str, *, hi: float | None = None, unit: str = "",
+             hi_limit: str | None = None) -> float:
     """A finite real number greater than 0 (at most ``hi``)."""
-    return real(x, name, lo=0.0, lo_open=True, hi=hi, unit=unit)
+    return real(x, name, lo=0.0, lo_open=True, hi=hi, unit=unit, hi_limit=hi_limit)
 
 
-def nonneg(x: Any, name: str, *, hi: float | None = None, unit: str = "") -> float:
+def nonneg(x: Any, name: str, *, hi: float | None = None, unit: str = "",
+           hi_limit: str | None = None) -> float:
     """A finite real number at least 0 (at most ``hi``)."""
-    return real(x, name, lo=0.0, hi=hi, unit=unit)
+    return real(x, name, lo=0.0, hi=hi, unit=unit, hi_limit=hi_limit)
 
 
 def integer(x: Any, name: str, *, lo: int | None = None, hi: int | None = None) -> int:
@@ -115,15 +121,19 @@ def array(x: Any, name: str, shape: tuple[int, ...], *, unit: str = "") -> np.nd
 
 
 def vector(x: Any, name: str, n: int = 3, *, max_norm: float | None = None,
-           unit: str = "") -> np.ndarray:
-    """``x`` as a fresh finite float64 (n,) vector, its length at most ``max_norm``."""
+           unit: str = "", limit: str | None = None) -> np.ndarray:
+    """``x`` as a fresh finite float64 (n,) vector, its length at most ``max_norm`` (the
+    ``ae3d.limits`` constant ``limit``, named in the message)."""
     a = array(x, name, (n,), unit=unit)
+    if max_norm is None and limit is not None:
+        max_norm = getattr(limits, limit)
     if max_norm is not None:
-        size = float(np.linalg.norm(a))
+        big = float(np.max(np.abs(a)))  # the length without overflow: 1e300 squared is inf
+        size = big * float(np.linalg.norm(a / big)) if big > 0.0 else 0.0
         if size > max_norm:
             u = f" {unit}" if unit else ""
             raise ValueError(f"{name} must be at most {_fmt(max_norm)}{u} long"
-                             f"{_limit_name(max_norm)}; it is {_fmt(size)}")
+                             f"{_named(limit)}; it is {_fmt(size)}")
     return a
 
 

@@ -29,7 +29,7 @@ def hit_args(m: Any, b: Any, point: Any, impulse: Any, use_cost: Any, cost: Any)
     k = bone(m, b)
     w = m.engine.physics
     B.reach(w, int(m.ragdoll.bodies[k]), point, "point")
-    V.vector(impulse, "impulse", max_norm=LIM.MAX_IMPULSE, unit="N·s")
+    V.vector(impulse, "impulse", unit="N·s", limit="MAX_IMPULSE")
     if V.boolean(use_cost, "use_cost"):
         if cost is None:
             raise ValueError("cost must be given with use_cost")

@@ -64,17 +64,16 @@ def _world(e: Any) -> World:
 
 
 def _num(x: Any, name: str, positive: bool = False, nonneg: bool = False,
-         hi: float | None = None, unit: str = "") -> float:
+         unit: str = "") -> float:
     if positive:
-        return V.positive(x, name, hi=hi, unit=unit)
+        return V.positive(x, name, unit=unit)
     if nonneg:
-        return V.nonneg(x, name, hi=hi, unit=unit)
-    return V.real(x, name, hi=hi, unit=unit)
+        return V.nonneg(x, name, unit=unit)
+    return V.real(x, name, unit=unit)
 
 
-def _vec(x: Any, name: str, n: int = 3, max_norm: float | None = None,
-         unit: str = "") -> np.ndarray:
-    return V.vector(x, name, n, max_norm=max_norm, unit=unit)
+def _vec(x: Any, name: str, n: int = 3) -> np.ndarray:
+    return V.vector(x, name, n)
 
 
 def _quat(x: Any, name: str) -> np.ndarray:
@@ -83,9 +82,9 @@ def _quat(x: Any, name: str) -> np.ndarray:
 
 def _size(x: Any, name: str, nonneg: bool = False) -> float:
     """A shape's size (m): within [MIN_SIZE, MAX_SIZE] (a half length may also be 0)."""
-    v = V.real(x, name, lo=0.0, lo_open=not nonneg, hi=LIM.MAX_SIZE, unit="m")
+    v = V.real(x, name, lo=0.0, lo_open=not nonneg, unit="m", hi_limit="MAX_SIZE")
     if v != 0.0 or not nonneg:
-        V.real(v, name, lo=LIM.MIN_SIZE, unit="m")
+        V.real(v, name, unit="m", lo_limit="MIN_SIZE")
     return v
 
 
@@ -129,7 +128,7 @@ def _add(e: Any, kind: Any, shape: int, dims: tuple[float, float, float], positi
         if dn is not None and not dn > 0.0:
             raise ValueError("density must be positive for a dynamic body")
         if m is not None:
-            V.real(m, "mass", lo=LIM.MIN_MASS, hi=LIM.MAX_MASS, unit="kg")
+            V.real(m, "mass", unit="kg", lo_limit="MIN_MASS", hi_limit="MAX_MASS")
         else:  # the mass the density gives this shape, checked before the body is made
             vol = shape_mass(shape, dims)[0]
             got = (1000.0 if dn is None else dn) * vol
@@ -154,7 +153,7 @@ def _add(e: Any, kind: Any, shape: int, dims: tuple[float, float, float], positi
 def ground(e: Any, height: float = 0.0, friction: float = 0.9, restitution: float = 0.0,
            group: int = 1, mask: int = ALL_GROUPS) -> Body:
     """The ground: a static infinite plane y = ``height`` (m), normal +y."""
-    h = V.real(height, "height", lo=-LIM.WORLD_EXTENT, hi=LIM.WORLD_EXTENT, unit="m")
+    h = V.real(height, "height", lo=-LIM.WORLD_EXTENT, unit="m", hi_limit="WORLD_EXTENT")
     return _add(e, STATIC, L.SHAPE_PLANE, (0.0, 0.0, 0.0), (0.0, h, 0.0),
                 (0.0, 0.0, 0.0, 1.0), None, None, friction, restitution, group, mask, 0.0, 0.0)
 
@@ -317,12 +316,12 @@ def set_rotation(e: Any, body: Body, rotation: Any) -> None:
     _teleport(w, s, (L.B_QUAT, L.B_QUAT0, L.B_KIN_QUAT), q)
 
 
-def _set_vel(e: Any, body: Body, col: int, x: Any, name: str, top: float, unit: str) -> None:
-    """Validate ``x`` (3,) as ``name`` (at most ``top`` long) and write it at column ``col`` of a
-    non-static body, which wakes."""
+def _set_vel(e: Any, body: Body, col: int, x: Any, name: str, top: str, unit: str) -> None:
+    """Validate ``x`` (3,) as ``name`` (at most the limit ``top`` long) and write it at column
+    ``col`` of a non-static body, which wakes."""
     w = _world(e)
     s = _slot(w, body)
-    v = _vec(x, name, max_norm=top, unit=unit)
+    v = V.vector(x, name, unit=unit, limit=top)
     if w.kind(s) == L.KIND_STATIC:
         raise ValueError("body is static: it cannot be given a velocity")
     w.wake(s)
@@ -331,23 +330,23 @@ def _set_vel(e: Any, body: Body, col: int, x: Any, name: str, top: float, unit: 
 
 def set_velocity(e: Any, body: Body, velocity: Any) -> None:
     """Set the linear velocity (3,) m/s (a kinematic body keeps it until told otherwise)."""
-    _set_vel(e, body, L.B_V, velocity, "velocity", LIM.MAX_SPEED, "m/s")
+    _set_vel(e, body, L.B_V, velocity, "velocity", "MAX_SPEED", "m/s")
 
 
 def set_angular_velocity(e: Any, body: Body, angular_velocity: Any) -> None:
     """Set the angular velocity (3,) rad/s, world frame."""
-    _set_vel(e, body, L.B_W, angular_velocity, "angular_velocity", LIM.MAX_ANGULAR_SPEED,
+    _set_vel(e, body, L.B_W, angular_velocity, "angular_velocity", "MAX_ANGULAR_SPEED",
              "rad/s")
 
 
-def _dynamic_row(e: Any, body: Body, x: Any, name: str, top: float, unit: str, point: Any = None
+def _dynamic_row(e: Any, body: Body, x: Any, name: str, top: str, unit: str, point: Any = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """For the apply_* calls: ``x`` (3,) checked as ``name`` (at most ``top`` ``unit`` long) and
     ``point`` (3,) m if given (within HIT_REACH of the body's bounding sphere); the body's float
     row (a view), woken, with them; None for a non-dynamic body (no effect)."""
     w = _world(e)
     s = _slot(w, body)
-    v = _vec(x, name, max_norm=top, unit=unit)
+    v = V.vector(x, name, unit=unit, limit=top)
     p = None if point is None else reach(w, s, point, "point")
     if w.kind(s) != L.KIND_DYNAMIC:
         return None
@@ -369,7 +368,7 @@ def reach(w: World, s: int, point: Any, name: str = "point") -> np.ndarray:
 def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
     """An impulse (3,) N·s at the world ``point`` (3,) m (the centre if None): Δv = J/m,
     Δω = I⁻¹ (r × J) with the body's current world inertia. No effect on non-dynamic bodies."""
-    row = _dynamic_row(e, body, impulse, "impulse", LIM.MAX_IMPULSE, "N·s", point)
+    row = _dynamic_row(e, body, impulse, "impulse", "MAX_IMPULSE", "N·s", point)
     if row is None:
         return
     bf, j, p = row
@@ -382,7 +381,7 @@ def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
 
 def apply_angular_impulse(e: Any, body: Body, impulse: Any) -> None:
     """An angular impulse (3,) N·m·s (world): Δω = I⁻¹ L."""
-    row = _dynamic_row(e, body, impulse, "impulse", LIM.MAX_ANGULAR_IMPULSE, "N·m·s")
+    row = _dynamic_row(e, body, impulse, "impulse", "MAX_ANGULAR_IMPULSE", "N·m·s")
     if row is None:
         return
     bf, j, _ = row
@@ -393,7 +392,7 @@ def apply_angular_impulse(e: Any, body: Body, impulse: Any) -> None:
 def apply_force(e: Any, body: Body, force: Any, point: Any = None) -> None:
     """A force (3,) N for the next fixed step, at the world ``point`` (3,) m (the centre if
     None: then no torque). Forces add up and are cleared after each step."""
-    row = _dynamic_row(e, body, force, "force", LIM.MAX_FORCE, "N", point)
+    row = _dynamic_row(e, body, force, "force", "MAX_FORCE", "N", point)
     if row is None:
         return
     bf, f, p = row
@@ -404,7 +403,7 @@ def apply_force(e: Any, body: Body, force: Any, point: Any = None) -> None:
 
 def apply_torque(e: Any, body: Body, torque: Any) -> None:
     """A torque (3,) N·m (world) for the next fixed step."""
-    row = _dynamic_row(e, body, torque, "torque", LIM.MAX_TORQUE, "N·m")
+    row = _dynamic_row(e, body, torque, "torque", "MAX_TORQUE", "N·m")
     if row is None:
         return
     bf, t, _ = row
@@ -550,7 +549,7 @@ def gravity(e: Any) -> np.ndarray:
 def set_gravity(e: Any, g: Any) -> None:
     """Set gravity (3,) m/s²; every body wakes."""
     w = _world(e)
-    w.gravity[:] = _vec(g, "g", max_norm=LIM.MAX_GRAVITY, unit="m/s²")
+    w.gravity[:] = V.vector(g, "g", unit="m/s²", limit="MAX_GRAVITY")
     bi = w.bi[: w.n]
     dyn = (bi[:, L.B_KIND] == L.KIND_DYNAMIC) & (bi[:, L.B_PARKED] == 0)
     bi[dyn, L.B_AWAKE] = 1

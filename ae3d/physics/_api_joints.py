@@ -349,12 +349,13 @@ def joint_set_motor(e, j: int, max_torque: float, velocity=(0.0, 0.0, 0.0)) -> N
     j = _joint(w, j)
     tau = _num(max_torque, "max_torque", 0.0)
     if w.ji[j, L.J_KIND] == L.JOINT_HINGE and np.ndim(velocity) == 0:
-        s = _num(velocity, "velocity", -LIM.MAX_ANGULAR_SPEED, LIM.MAX_ANGULAR_SPEED)
+        s = V.real(velocity, "velocity", lo=-LIM.MAX_ANGULAR_SPEED, unit="rad/s",
+                   hi_limit="MAX_ANGULAR_SPEED")
         # the hinge axis in A's body frame: frame A's x
         qa = w.jf[j, L.J_QA:L.J_QA + 4]
         vel = _qrot(qa, (s, 0.0, 0.0))
     else:
-        vel = _vec(velocity, "velocity", max_norm=LIM.MAX_ANGULAR_SPEED, unit="rad/s")
+        vel = V.vector(velocity, "velocity", unit="rad/s", limit="MAX_ANGULAR_SPEED")
     w.jf[j, L.J_MOTOR_MAX] = tau
     w.jf[j, L.J_MOTOR_W:L.J_MOTOR_W + 3] = vel
     w.ji[j, L.J_DRIVE] = L.DRIVE_VELOCITY
@@ -373,7 +374,7 @@ def joint_set_drive(e, j: int, target, max_torque: float, time: float = 0.05,
     q = _quat(target, "target")
     tau = _num(max_torque, "max_torque", 0.0)
     t = V.positive(time, "time", unit="s")
-    top = _num(max_speed, "max_speed", 0.0, LIM.MAX_ANGULAR_SPEED)
+    top = V.nonneg(max_speed, "max_speed", unit="rad/s", hi_limit="MAX_ANGULAR_SPEED")
     band = _num(deadband, "deadband", 0.0)
     w.jf[j, L.J_TARGET:L.J_TARGET + 4] = q
     w.jf[j, L.J_MOTOR_MAX] = tau
@@ -557,8 +558,9 @@ def anchor_set_target(e, k: int, position=None, rotation=None, velocity=(0.0, 0.
     k = _anchor(w, k)
     p = None if position is None else V.position(position, "position")
     q = None if rotation is None else _quat(rotation, "rotation")
-    v = _vec(velocity, "velocity", max_norm=LIM.MAX_SPEED, unit="m/s")
-    om = _vec(angular_velocity, "angular_velocity", max_norm=LIM.MAX_ANGULAR_SPEED, unit="rad/s")
+    v = V.vector(velocity, "velocity", unit="m/s", limit="MAX_SPEED")
+    om = V.vector(angular_velocity, "angular_velocity", unit="rad/s",
+                  limit="MAX_ANGULAR_SPEED")
     if p is not None:
         w.af[k, L.A_TPOS:L.A_TPOS + 3] = p
     if q is not None:

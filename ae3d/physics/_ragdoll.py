@@ -218,7 +218,7 @@ def check_ragdoll_args(name, position, a, b, scale) -> tuple[np.ndarray, float, 
     pos = V.position(position, "position")
     a = V.nonneg(a, "a", unit="Hz")
     b = V.nonneg(b, "b", unit="Hz")
-    scale = V.real(scale, "scale", lo=LIM.MIN_RAGDOLL_SCALE, hi=LIM.MAX_RAGDOLL_SCALE)
+    scale = V.real(scale, "scale", lo_limit="MIN_RAGDOLL_SCALE", hi_limit="MAX_RAGDOLL_SCALE")
     # its head: the figure is 1.80 m tall at scale 1
     V.position(pos + (0.0, 1.8 * scale, 0.0), "position (the figure's top)")
     return pos, a, b, scale
@@ -238,8 +238,8 @@ def check_fitted(name, origin, a, b, geo) -> None:
         V.position(np.asarray(origin) + rot @ np.asarray(centre, dtype=np.float64),
                    f"{what} position")
         V.quaternion(q, f"{what} rotation")
-        V.real(rad, f"{what} radius", lo=LIM.MIN_SIZE, hi=LIM.MAX_SIZE, unit="m")
-        V.real(hs, f"{what} half length", lo=0.0, hi=LIM.MAX_SIZE, unit="m")
+        V.real(rad, f"{what} radius", unit="m", lo_limit="MIN_SIZE", hi_limit="MAX_SIZE")
+        V.real(hs, f"{what} half length", lo=0.0, unit="m", hi_limit="MAX_SIZE")
     for k, p in geo["joints"].items():
         if p is not None:
             V.position(np.asarray(origin) + rot @ np.asarray(p, dtype=np.float64),
@@ -517,8 +517,8 @@ def ragdoll_follow(r: Ragdoll, bone: int, pose, velocity=(0.0, 0.0, 0.0),
     pp, pq = V.pair(pose, "pose")
     p = V.position(pp, "pose position")
     q = V.quaternion(pq, "pose rotation")
-    V.vector(velocity, "velocity", max_norm=LIM.MAX_SPEED, unit="m/s")
-    V.vector(angular_velocity, "angular_velocity", max_norm=LIM.MAX_ANGULAR_SPEED, unit="rad/s")
+    V.vector(velocity, "velocity", unit="m/s", limit="MAX_SPEED")
+    V.vector(angular_velocity, "angular_velocity", unit="rad/s", limit="MAX_ANGULAR_SPEED")
     k = r.follows.get(b)
     if k is None:
         k = J.anchor(r.engine, int(r.bodies[b]), p, q, hertz=r.follow_hz, damping_ratio=1.0)
