@@ -40,6 +40,8 @@ def real(x: Any, name: str, *, lo: float | None = None, hi: float | None = None,
         lo = getattr(limits, lo_limit)
     if hi is None and hi_limit is not None:
         hi = getattr(limits, hi_limit)
+    if isinstance(x, np.ndarray) and x.shape == () and x.dtype.kind in "iuf":
+        x = x[()]  # a 0-d array of a real number is that number (numpy's reductions give them)
     if isinstance(x, bool | np.bool_) or not isinstance(x, _REAL):
         raise TypeError(f"{name} must be a real number, not {type(x).__name__}")
     v = float(x)

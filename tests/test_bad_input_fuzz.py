@@ -935,7 +935,8 @@ CASES.append(("figure.figure a missing file", "figure",
 
 # -- closed engines: messages that name the engine, not "object 1 wears no figure"
 for _name, _call, _match in [
-    ("on_figure on a closed engine", lambda S: motion.on_figure(S.closed(), S.obj), r"\be is closed"),
+    ("on_figure on a closed engine", lambda S: motion.on_figure(S.closed(), S.obj),
+     r"\be is closed"),
     ("figure_of on a closed engine", lambda S: figure.figure_of(S.closed(), S.obj),
      r"\be is closed"),
     ("figure.figure on a closed engine", lambda S: figure.figure(S.closed(), "B", BOXMAN),

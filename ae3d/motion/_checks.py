@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 
 from ae3d import _validate as V
-from ae3d import limits as LIM
 from ae3d.physics import _api_bodies as B
 
 

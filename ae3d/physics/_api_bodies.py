@@ -3,9 +3,12 @@ and forces; kinematic moves; raycasts and overlap queries; gravity and sub-steps
 
 Every call takes the engine ``e`` first (its world is ``e.physics``) and a body handle returned by
 an ``add_*`` call. Units: m, kg, s, N, N·s, N·m, radians; Y up; quaternions (x, y, z, w). Every
-input is checked before anything is written: NaN or infinite numbers, arrays of the wrong shape,
-a non-positive mass for a dynamic body, or a removed body's handle raise ``ValueError`` (or
-``TypeError`` for a value of the wrong type) naming the argument.
+input is checked before anything is written (``ae3d._validate``): NaN or infinite numbers, arrays
+of the wrong shape, a non-positive mass for a dynamic body, or a removed body's handle raise
+``ValueError`` (or ``TypeError`` for a value of the wrong type: a string, a bool, a complex
+number) naming the argument; a value past a documented limit (``ae3d.limits``: an impulse over
+``MAX_IMPULSE``, a position past ``WORLD_EXTENT``, a blow's point further than ``HIT_REACH`` from
+its body, a speed over ``MAX_SPEED``...) raises ``ValueError`` naming the limit.
 
 Kinds: ``DYNAMIC`` bodies move under gravity, forces and contacts; ``KINEMATIC`` bodies move only
 as told (``move_kinematic``, or a velocity) and push dynamic bodies aside without being slowed;
@@ -464,7 +467,7 @@ def set_no_collide(e: Any, a: Body, b: Body, no_collide: bool = True) -> None:
     w = _world(e)
     sa = _slot(w, a, "a")
     sb = _slot(w, b, "b")
-    if no_collide:
+    if V.boolean(no_collide, "no_collide"):
         w.ignore_pair(sa, sb)
     else:
         w.unignore_pair(sa, sb)

@@ -578,7 +578,8 @@ def anchor_set_spring(e, k: int, hertz: float, damping_ratio: float, angular_her
     k = _anchor(w, k)
     vals = _spring_args(hertz, damping_ratio, angular_hertz, angular_damping_ratio, max_force,
                         max_torque)
-    for col, v in zip((L.A_HZ, L.A_ZETA, L.A_AHZ, L.A_AZETA, L.A_FMAX, L.A_TMAX), vals):
+    cols = (L.A_HZ, L.A_ZETA, L.A_AHZ, L.A_AZETA, L.A_FMAX, L.A_TMAX)
+    for col, v in zip(cols, vals, strict=True):
         w.af[k, col] = v
     if w.af[k, L.A_HZ] == 0.0 or w.af[k, L.A_FMAX] == 0.0:
         w.af[k, L.A_L_LIN:L.A_L_LIN + 3] = 0.0

@@ -36,7 +36,6 @@ import numpy as np
 
 from .. import _validate as V
 from .. import human
-from .. import limits as LIM
 from . import _api_joints as J
 from . import _layout as L
 from ._kernels_joints import (
@@ -100,7 +99,9 @@ class Ragdoll:
 def set_ankles(e, on: bool) -> None:
     """Give every ragdoll made afterwards in engine ``e`` feet on ankle joints (the spec's
     physics_set_ankles); ``AE3D_ANKLES=1`` in the environment does it for a whole run."""
-    e.services["physics.ankles"] = bool(on)
+    if getattr(e, "physics", None) is None:
+        raise ValueError("e must be an open Engine")
+    e.services["physics.ankles"] = V.boolean(on, "on")
 
 
 def _ankles(e) -> bool:
