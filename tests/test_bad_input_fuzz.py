@@ -98,7 +98,7 @@ def state_hash(e) -> str:
             if m is not None:
                 _add(h, (m.slot, m.object, m.released, m.protective, m.get_up, m.recovery,
                          m.blend, m.rig_blend))
-    _add(h, sorted(e.services.get("physics.ragdolls", {})))
+    _add(h, (sorted(e.services.get("physics.ragdolls", {})), e.services.get("physics.ankles")))
     for f in figure.figures(e):
         _add(h, (f.name, f.obj, f.clip, f.time, f.speed, f.loop, f.playing, f.visible))
         for a in (f.rig.translation, f.rig.rotation, f.rig.scale, f.rig.root):
@@ -568,6 +568,11 @@ for _name, _kind, _call, _match in [
      lambda S: physics.ragdoll_set_strength(S.r, "0.5"), r"\bstrength\b"),
     ("ragdoll_set_powered 'no'", "ragdoll", lambda S: physics.ragdoll_set_powered(S.r, "no"),
      r"\bon\b"),
+    ("ragdolls_drive targets strings", "ragdoll",
+     lambda S: physics.ragdolls_drive([S.r], [[["0", "0", "0", "1"]] * 12]), r"\btargets\b"),
+    ("set_ankles 'no'", "bodies", lambda S: physics.set_ankles(S.e, "no"), r"\bon\b"),
+    ("set_no_collide 'no'", "bodies",
+     lambda S: physics.set_no_collide(S.e, S.ball, S.box, "no"), r"\bno_collide\b"),
     ("ragdoll_hold_shape '1'", "ragdoll", lambda S: physics.ragdoll_hold_shape(S.r, "1"),
      r"\bshare\b"),
     ("add_sphere radius '0.5'", "bodies", lambda S: physics.add_sphere(S.e, "0.5", (0, 1, 0)),
@@ -813,6 +818,17 @@ for _name, _kind, _call, _match in [
     ("ragdoll_drive budgets -1", "ragdoll",
      lambda S: physics.ragdoll_drive(S.r, physics.ragdoll_rest_targets(S.r), -np.ones(12)),
      r"\bbudgets\b"),
+    ("ragdolls_drive targets NaN", "ragdoll",
+     lambda S: physics.ragdolls_drive([S.r], np.full((1, 12, 4), NAN)), r"\btargets\b"),
+    ("ragdolls_drive targets (2, 12, 4) for one", "ragdoll",
+     lambda S: physics.ragdolls_drive([S.r], np.tile([0, 0, 0, 1.0], (2, 12, 1))),
+     r"\btargets\b"),
+    ("ragdolls_drive budgets NaN", "ragdoll",
+     lambda S: physics.ragdolls_drive([S.r], physics.ragdoll_rest_targets(S.r),
+                                      np.full((1, 12), NAN)), r"\bbudgets\b"),
+    ("joint_exists 'x' is False, joint_destroy 'x' raises", "bodies",
+     lambda S: physics.joint_destroy(S.e, "x") if not physics.joint_exists(S.e, "x") else None,
+     r"\bjoint\b"),
     ("ragdoll_hold_shape NaN", "ragdoll", lambda S: physics.ragdoll_hold_shape(S.r, NAN),
      r"\bshare\b"),
     ("ragdoll_set_balance -1", "ragdoll", lambda S: physics.ragdoll_set_balance(S.r, -1.0),

@@ -295,7 +295,7 @@ def joint_exists(e, j: int) -> bool:
     w = _world(e)
     try:
         _joint(w, j)
-    except ValueError:
+    except (TypeError, ValueError):
         return False
     return True
 
@@ -545,7 +545,7 @@ def anchor_exists(e, k: int) -> bool:
     w = _world(e)
     try:
         _anchor(w, k)
-    except ValueError:
+    except (TypeError, ValueError):
         return False
     return True
 

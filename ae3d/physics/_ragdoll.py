@@ -331,11 +331,12 @@ def ragdolls_drive(rs, targets, budgets=None) -> None:
     w = _check(rs[0])
     n = rs[0].bones
     k = len(rs)
-    t = np.asarray(targets, dtype=np.float64)
+    shape = (n, 4) if np.shape(targets) == (n, 4) else (k, n, 4)
+    t = V.array(targets, "targets", shape)
+    if np.any(np.linalg.norm(t[..., 1:, :], axis=-1) < 1e-9):
+        raise ValueError("targets must be non-zero quaternions")
     if t.shape == (n, 4):
         t = np.broadcast_to(t, (k, n, 4))
-    if t.shape != (k, n, 4):
-        raise ValueError(f"targets must have shape ({k}, {n}, 4) or ({n}, 4)")
     joints = np.empty(k * (n - 1), dtype=np.int64)
     bud = np.empty(k * (n - 1))
     for i, r in enumerate(rs):
@@ -346,8 +347,8 @@ def ragdolls_drive(rs, targets, budgets=None) -> None:
             bud[i * (n - 1):(i + 1) * (n - 1)] = (r.budgets[1:] * r.strength[1:] if r.powered
                                                   else 0.0)
     if budgets is not None:
-        bb = np.asarray(budgets, dtype=np.float64)
-        if bb.shape != (k, n) or not np.all(np.isfinite(bb)) or np.any(bb < 0):
+        bb = V.array(budgets, "budgets", (k, n))
+        if np.any(bb < 0):
             raise ValueError(f"budgets must be ({k}, {n}) finite and >= 0")
         bud[:] = bb[:, 1:].reshape(-1)
     quats = np.ascontiguousarray(t[:, 1:, :].reshape(-1, 4))
