@@ -28,8 +28,9 @@ MAX_FORCE = MAX_IMPULSE * 60.0
 MAX_TORQUE = MAX_ANGULAR_IMPULSE * 60.0
 
 #: m/s: the fastest velocity a body may be given (``set_velocity``, an anchor's target velocity).
-#: The solver moves no body faster than this in a sub-step (its safety net, as Box2D v3's 4 m
-#: per step), so a faster one would be clipped at once: past it the call is a mistake.
+#: The solver moves no body faster than this (its safety net, the world's ``max_linear_speed``),
+#: so a faster one would be clipped at once: past it the call is a mistake. A rifle bullet (900
+#: m/s) is a raycast, not a body.
 MAX_SPEED = 400.0
 
 #: rad/s: the fastest angular velocity a body may be given (``set_angular_velocity``, an anchor's

@@ -1,4 +1,5 @@
-"""Bad input through the public API (issue 18's probe, kept): each call below, on a fresh scene,
+"""Bad input through the public API (issue 18's probe, kept): 389 bad calls (physics 244, motion
+81, figure 37, engine 27) and 14 broken glTF files. Each call below, on a fresh scene,
 raises a clear exception (TypeError, ValueError or a project error) whose message names the
 argument (and the limit, where there is one), and the world is as it was: the hash of its bodies,
 joints, anchors, body count, motion's state, figures and objects is unchanged after it.
@@ -1058,6 +1059,8 @@ def test_limits_are_readable():
         assert isinstance(v, float) and v > 0.0 and getattr(physics, name) == v
     assert limits.MAX_IMPULSE >= 20 * 5000.0  # the hardest blow a game means, 20 times over
     assert limits.MIN_RAGDOLL_SCALE < 1.0 < limits.MAX_RAGDOLL_SCALE
+    with engine.Engine() as e:  # the speed refused is the speed the solver's net holds bodies to
+        assert e.physics.max_linear_speed == limits.MAX_SPEED
 
 
 def test_blows_a_game_means_are_taken():
