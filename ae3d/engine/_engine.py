@@ -8,11 +8,12 @@ engines live side by side in one process (the tests make many).
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable
 from typing import Any
 
 import esper
+
+from ae3d import _validate as V
 
 from . import priorities
 
@@ -58,12 +59,8 @@ class Engine:
     """
 
     def __init__(self, fixed_dt: float = 1.0 / 60.0, max_steps_per_frame: int = 8) -> None:
-        if not (math.isfinite(fixed_dt) and fixed_dt > 0.0):
-            raise ValueError("fixed_dt must be a positive finite number of seconds")
-        if max_steps_per_frame < 1:
-            raise ValueError("max_steps_per_frame must be at least 1")
-        self.fixed_dt = float(fixed_dt)
-        self.max_steps_per_frame = int(max_steps_per_frame)
+        self.fixed_dt = V.positive(fixed_dt, "fixed_dt", unit="s")
+        self.max_steps_per_frame = V.integer(max_steps_per_frame, "max_steps_per_frame", lo=1)
         self.name = f"ae3d-engine-{next(_engine_ids)}"
         self.time = 0.0  # s of simulated time (fixed steps taken times fixed_dt)
         self.steps = 0  # fixed steps taken
@@ -172,8 +169,7 @@ class Engine:
         Time accumulates; a fixed step runs for each ``fixed_dt`` owed (at most
         ``max_steps_per_frame``), then the pose phase once, then destroyed objects are freed.
         """
-        if not (math.isfinite(dt) and dt >= 0.0):
-            raise ValueError("dt must be a finite, non-negative number of seconds")
+        dt = V.nonneg(dt, "dt", unit="s")
         self._check_open()
         self._accumulator += dt
         taken = 0
@@ -197,16 +193,12 @@ class Engine:
         """Run frames of ``frame_dt`` (the fixed step by default) for ``seconds`` or ``frames``."""
         if (seconds is None) == (frames is None):
             raise ValueError("give exactly one of seconds= or frames=")
-        step = self.fixed_dt if frame_dt is None else float(frame_dt)
-        if not (math.isfinite(step) and step > 0.0):
-            raise ValueError("frame_dt must be a positive finite number of seconds")
+        step = self.fixed_dt if frame_dt is None else V.positive(frame_dt, "frame_dt", unit="s")
         if frames is None:
-            assert seconds is not None
-            if not (math.isfinite(seconds) and seconds >= 0.0):
-                raise ValueError("seconds must be a finite, non-negative number")
-            frames = int(round(seconds / step))
-        if frames < 0:
-            raise ValueError("frames must not be negative")
+            frames = int(round(V.nonneg(seconds, "seconds", unit="s") / step))
+        else:
+            frames = V.integer(frames, "frames", lo=0)
+        self._check_open()
         for _ in range(frames):
             self.frame(step)
 

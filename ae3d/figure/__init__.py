@@ -62,6 +62,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ae3d import _validate as V
 from ae3d.engine import Engine
 
 from . import _figure
@@ -132,9 +133,8 @@ def load(path: str | os.PathLike[str]) -> Model:
 def place(f: Figure, position=(0.0, 0.0, 0.0), yaw: float = 0.0) -> None:  # type: ignore[no-untyped-def]
     """Place the figure's object: ``position`` (3,) m, turned ``yaw`` rad about +y."""
     _figure.check_figure(f)
-    p = np.asarray(position, dtype=np.float64)
-    if p.shape != (3,) or not np.all(np.isfinite(p)) or not math.isfinite(yaw):
-        raise ValueError("position must be 3 finite numbers (m) and yaw a finite angle (rad)")
+    p = V.position(position, "position")
+    yaw = V.real(yaw, "yaw", unit="rad")
     c, s = math.cos(yaw), math.sin(yaw)
     m = np.array([[c, 0.0, s, p[0]], [0.0, 1.0, 0.0, p[1]], [-s, 0.0, c, p[2]],
                   [0.0, 0.0, 0.0, 1.0]])
@@ -145,14 +145,16 @@ def place(f: Figure, position=(0.0, 0.0, 0.0), yaw: float = 0.0) -> None:  # typ
 def set_root(f: Figure, matrix: np.ndarray) -> None:
     """Place the figure's object by a (4, 4) matrix (the parent of the rig's top nodes)."""
     _figure.check_figure(f)
-    f.rig.set_root(matrix)
+    m = V.array(matrix, "matrix", (4, 4))
+    V.position(m[:3, 3], "matrix's translation")
+    f.rig.set_root(m)
     f.rig.update_world()
 
 
 def set_visible(f: Figure, visible: bool) -> None:
     """Show or hide the figure (a hidden figure is still animated, but not drawn)."""
     _figure.check_figure(f)
-    f.visible = bool(visible)
+    f.visible = V.boolean(visible, "visible")
 
 
 def reset_pose(f: Figure) -> None:
@@ -220,6 +222,8 @@ def clips(f: Figure | Model) -> list[str]:
 def _model_of(f: Figure | Model) -> Model:
     if isinstance(f, Model):
         return f
+    if not isinstance(f, Figure):
+        raise TypeError(f"f must be a Figure or a Model, not {type(f).__name__}")
     return _figure.check_figure(f).model
 
 
@@ -242,6 +246,7 @@ def sample(f: Figure | Model, clip: str, time: float, base: Pose | None = None) 
     Returns fresh arrays; nothing of the figure changes.
     """
     model = _model_of(f)
+    time = V.real(time, "time", unit="s")
     try:
         c = model.clips[clip]
     except (KeyError, TypeError):
@@ -267,6 +272,7 @@ def pose_world(f: Figure | Model, pose: Pose, root: np.ndarray | None = None) ->
 
 
 def _check_skin(model: Model, skin: int) -> None:
+    V.integer(skin, "skin")
     if not 0 <= skin < len(model.skins):
         raise ValueError(f"skin must be in 0..{len(model.skins) - 1}")
 

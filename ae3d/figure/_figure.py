@@ -19,6 +19,7 @@ from typing import Any
 import esper
 import numpy as np
 
+from ae3d import _validate as V
 from ae3d.engine import Engine, PhaseProcessor, priorities
 
 from . import _kernels
@@ -217,8 +218,12 @@ def _check_engine(e: Any) -> Engine:
 
 def make_figure(e: Engine, name: str, path: str | os.PathLike[str]) -> int:
     _check_engine(e)
+    if e.closed:
+        raise ValueError("e is closed: a figure is made in an open Engine")
     if not isinstance(name, str):
         raise TypeError("name must be a str")
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a str or a path, not {type(path).__name__}")
     model = _acquire_model(os.fspath(path))
     try:
         svc = _service(e)
@@ -239,6 +244,8 @@ def figure_of(*args: Any) -> Figure:
     elif len(args) == 2:
         e, obj = args
         _check_engine(e)
+        if e.closed:
+            raise ValueError(f"e is closed: object {obj!r} wears no figure in it any more")
     else:
         raise TypeError("figure_of(object) or figure_of(e, object)")
     if isinstance(obj, Figure):
@@ -277,6 +284,8 @@ def check_figure(f: Any) -> Figure:
 
 
 def get_clip(f: Figure, clip: str) -> Clip:
+    if not isinstance(clip, str):
+        raise TypeError(f"clip must be a clip's name (str), not {type(clip).__name__}")
     try:
         return f.model.clips[clip]
     except (KeyError, TypeError):
@@ -287,12 +296,11 @@ def get_clip(f: Figure, clip: str) -> Clip:
 def play(f: Figure, clip: str, speed: float = 1.0, loop: bool = True) -> None:
     check_figure(f)
     c = get_clip(f, clip)
-    speed = float(speed)
-    if not math.isfinite(speed):
-        raise ValueError("speed must be finite")
+    speed = V.real(speed, "speed")
+    loop = V.boolean(loop, "loop")
     f.clip = c.name
     f.speed = speed
-    f.loop = bool(loop)
+    f.loop = loop
     f.time = 0.0 if speed >= 0.0 or not loop else c.duration
     f.playing = True
     c.sample_into(f.time, f.rig.translation, f.rig.rotation, f.rig.scale)
@@ -303,9 +311,7 @@ def set_time(f: Figure, time: float) -> None:
     check_figure(f)
     if f.clip is None:
         raise ValueError(f"figure {f.name!r} has no clip to set the time of")
-    time = float(time)
-    if not math.isfinite(time):
-        raise ValueError("time must be a finite number of seconds")
+    time = V.real(time, "time", unit="s")
     c = f.model.clips[f.clip]
     if f.loop and c.duration > 0.0:
         time = math.fmod(time, c.duration)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pygltflib
 
+from ae3d import limits
 from ae3d._math import mat_to_quat
 
 from ._clips import Channel, Clip
@@ -186,6 +187,12 @@ class _Reader:
                 raise FigureFileError(f"{self.path}: accessor {index}'s sparse index is past "
                                       "its count")
             arr[idx.astype(np.int64)] = vals
+        if acc.componentType == 5126 and not np.all(np.isfinite(arr)):
+            # NaN or infinity in a figure's numbers poisons whatever reads them (a ragdoll fitted
+            # to NaN inverse binds put NaN bodies into the world): refused at load
+            bad = int(np.argwhere(~np.isfinite(arr))[0][0])
+            raise FigureFileError(f"{self.path}: accessor {index} ({what}) has non-finite "
+                                  f"numbers (element {bad})")
         if normalize and acc.normalized and acc.componentType in _NORM:
             out = arr.astype(np.float64) / _NORM[acc.componentType]
             return np.maximum(out, -1.0)
@@ -242,21 +249,38 @@ def _rig_template(doc: pygltflib.GLTF2, path: str) -> RigTemplate:
         node = nodes[i]
         names.append(node.name if node.name is not None else f"node{i}")
         parents[b] = node_to_bone[parent[i]] if parent[i] >= 0 else -1
+        what = f"{path}: node {i} ({names[-1]!r})"
         if node.matrix is not None:
-            m = np.array(node.matrix, dtype=np.float64).reshape(4, 4).T  # column-major
+            m = _node_numbers(node.matrix, 16, f"{what} matrix").reshape(4, 4).T  # column-major
             t[b], r[b], s[b] = _decompose(m)
         else:
             if node.translation is not None:
-                t[b] = node.translation
+                t[b] = _node_numbers(node.translation, 3, f"{what} translation")
             if node.rotation is not None:
-                q = np.array(node.rotation, dtype=np.float64)
+                q = _node_numbers(node.rotation, 4, f"{what} rotation")
                 ln = np.linalg.norm(q)
-                r[b] = q / ln if ln > 0 else (0.0, 0.0, 0.0, 1.0)
+                if not ln > 1e-6:
+                    raise FigureFileError(f"{what} has a zero rotation quaternion {list(q)}")
+                r[b] = q / ln
             if node.scale is not None:
-                s[b] = node.scale
-    if not (np.all(np.isfinite(t)) and np.all(np.isfinite(r)) and np.all(np.isfinite(s))):
-        raise FigureFileError(f"{path}: a node has a non-finite transform")
+                s[b] = _node_numbers(node.scale, 3, f"{what} scale")
+        if np.max(np.abs(t[b])) > limits.WORLD_EXTENT:
+            raise FigureFileError(f"{what} is placed {np.max(np.abs(t[b])):g} from its parent, "
+                                  f"past ae3d.limits.WORLD_EXTENT ({limits.WORLD_EXTENT:g})")
     return RigTemplate(names, parents, t, r, s, node_to_bone)
+
+
+def _node_numbers(x: Any, n: int, what: str) -> np.ndarray:
+    """A node's ``n`` numbers as float64, or FigureFileError naming the node and the field."""
+    try:
+        a = np.array(x, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise FigureFileError(f"{what} is not {n} numbers") from None
+    if a.shape != (n,):
+        raise FigureFileError(f"{what} has {a.size} numbers, not {n}")
+    if not np.all(np.isfinite(a)):
+        raise FigureFileError(f"{what} has non-finite numbers")
+    return a
 
 
 # -- meshes -------------------------------------------------------------------------------------
@@ -344,9 +368,13 @@ def _meshes(doc: pygltflib.GLTF2, rd: _Reader, rig: RigTemplate, path: str
                                           "per vertex")
                 jn = jn.astype(np.int32)
                 wt = np.where(wt > 0.0, wt, 0.0)
-                if np.any((jn >= njoints) & (wt > 0.0)):
-                    raise FigureFileError(f"{path}: {what} weights a joint past its skin's "
-                                          f"{njoints}")
+                past = (jn >= njoints) & (wt > 0.0)
+                if np.any(past):
+                    v0 = int(np.argwhere(past)[0][0])
+                    raise FigureFileError(
+                        f"{path}: {what} JOINTS_0 (accessor {attrs.JOINTS_0}) weights joint "
+                        f"{int(jn[past].max())} (vertex {v0}), past its skin's {njoints} joints")
+                # a joint past the skin with no weight moves nothing: as index 0
                 jn[jn >= njoints] = 0
                 total = wt.sum(axis=1, keepdims=True)
                 bare = total[:, 0] == 0.0
@@ -416,6 +444,14 @@ def _clips(doc: pygltflib.GLTF2, rd: _Reader, rig: RigTemplate, path: str) -> di
                                       f"{vals.shape[0]} outputs")
             if not (np.all(np.isfinite(times)) and np.all(np.isfinite(vals))):
                 raise FigureFileError(f"{path}: {what} has non-finite keys")
+            keyed = vals if per == 1 else vals.reshape(times.size, 3, nc)[:, 1]
+            if tgt.path == "rotation" and np.any(np.linalg.norm(keyed, axis=1) < 1e-6):
+                raise FigureFileError(f"{path}: {what} output (accessor {smp.output}) has a "
+                                      "zero rotation quaternion")
+            if tgt.path == "translation" and np.any(np.abs(keyed) > limits.WORLD_EXTENT):
+                raise FigureFileError(f"{path}: {what} output (accessor {smp.output}) moves a "
+                                      f"node past ae3d.limits.WORLD_EXTENT "
+                                      f"({limits.WORLD_EXTENT:g})")
             if times.size > 1 and np.any(np.diff(times) <= 0.0):
                 raise FigureFileError(f"{path}: {what}'s key times do not increase")
             if per == 3:

@@ -14,6 +14,7 @@ import numpy as np
 from ae3d import physics
 from ae3d.physics import _layout as L
 
+from . import _checks
 from . import _kernels as K
 from ._state import (
     BLEND_TIME,
@@ -256,6 +257,7 @@ def lean(body: Motion) -> float:
 def set_strength(body: Motion, s: float) -> None:
     """Scale every budget by ``s`` in [0, 1] (0 is limp, 1 full strength), the balance too."""
     m = check(body)
+    _checks.strength(s)
     try:
         v = float(s)
     except (TypeError, ValueError):
@@ -279,6 +281,7 @@ def strength(body: Motion, bone: int | None = None) -> float:
 def set_recovery(body: Motion, seconds: float) -> None:
     """A blow's share of a muscle comes back over ``seconds`` (s, > 0; 0.8 by default)."""
     m = check(body)
+    _checks.seconds(seconds, positive=True)
     try:
         v = float(seconds)
     except (TypeError, ValueError):
@@ -297,6 +300,7 @@ def hit(body: Motion, bone: int, point: Any, impulse: Any, use_cost: bool = Fals
     1.6 m/s, capped at 95 %; ``hit(body, bone, point, impulse, True, cost)`` takes cost x 95 %
     instead (cost in [0, 1]). An ANIMATED figure goes POWERED the moment it is struck (#581)."""
     m = check(body)
+    _checks.hit_args(m, bone, point, impulse, use_cost, cost)
     b = _bone(m, bone)
     p = _finite(point, "point", (3,))
     j = _finite(impulse, "impulse", (3,))
@@ -373,6 +377,7 @@ def set_animation(body: Motion, targets: Any = None, pelvis: Any = None) -> None
     (qparent^-1 qbone, the ``physics.ragdoll_drive`` convention; row 0 ignored) and ``pelvis`` =
     (position (3,) m, rotation (4,)) of the pelvis body in the world. None keeps a part."""
     m = check(body)
+    _checks.animation_args(m, targets, pelvis)
     s = service(m.engine)
     nb = m.ragdoll.bones
     t = None if targets is None else _finite(targets, "targets", (nb, 4))
@@ -589,6 +594,8 @@ def pose(body: Motion, e: Any = None, dt: float | None = None) -> None:
     worked out (bodies, animation, blends) and, dressed, written into the rig. ``dt`` (s) is the
     frame's time, the engine's fixed step by default."""
     m = check(body)
+    if dt is not None:
+        _checks.seconds(dt, "dt")
     if e is not None and e is not m.engine:
         raise ValueError("body belongs to another engine")
     d = m.engine.fixed_dt if dt is None else float(dt)
@@ -614,6 +621,8 @@ def motion_step(e: Any, dt: float | None = None) -> None:
     the post-step. Attached figures are stepped by the engine's own phases instead."""
     if getattr(e, "physics", None) is None:
         raise ValueError("e must be an open Engine")
+    if dt is not None:
+        _checks.seconds(dt, "dt", positive=True)
     d = e.fixed_dt if dt is None else float(dt)
     if not (math.isfinite(d) and d > 0.0):
         raise ValueError("dt must be a positive finite number of seconds")

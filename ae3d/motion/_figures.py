@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import _api
+from . import _api, _checks
 from . import _kernels as K
 
 RECORD_MODES = {"animated": K.ANIMATED, "powered": K.POWERED, "limp": K.LIMP}
@@ -26,6 +26,7 @@ def on_skeleton(e: Any, obj: int, skeleton: Any) -> _api.Motion | None:
     from ae3d import figure
     from ae3d.figure import Rig
 
+    _checks.engine_open(e)
     if not isinstance(skeleton, Rig):
         raise TypeError(f"skeleton must be a figure.Rig, not {type(skeleton).__name__}")
     if not e.exists(obj):
@@ -49,6 +50,7 @@ def on_figure(e: Any, obj: int) -> _api.Motion | None:
     ANIMATED: the clip plays and the bodies follow. None for a rig that is not humanoid."""
     from ae3d import figure
 
+    _checks.engine_open(e)
     f = figure.figure_of(e, obj)
     return on_skeleton(e, obj, f.rig)
 
@@ -118,13 +120,14 @@ def set_protective(body: _api.Motion, on: bool) -> None:
     """Whether a falling figure protects itself (on by default; the protective fall itself comes
     with a later slice)."""
     m = _api.check(body)
-    m.protective = bool(on)
+    m.protective = _checks.V.boolean(on, "on")
 
 
 def set_get_up(body: _api.Motion, seconds: float) -> None:
     """Get up by itself once lain still this long (s; 0, the default, never; the ways up come
     with a later slice)."""
     m = _api.check(body)
+    _checks.seconds(seconds)
     v = float(seconds)
     if not (math.isfinite(v) and v >= 0.0):
         raise ValueError("seconds must be a non-negative number")

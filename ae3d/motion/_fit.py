@@ -29,7 +29,7 @@ from ae3d.physics import _api_bodies as B
 from ae3d.physics import _api_joints as J
 from ae3d.physics import _layout as L
 from ae3d.physics._kernels_joints import relative_rotations
-from ae3d.physics._ragdoll import Ragdoll, _ankles, ragdoll
+from ae3d.physics._ragdoll import Ragdoll, _ankles, check_fitted, ragdoll
 from ae3d.physics._world import shape_mass
 
 from ._dress import BONE_ROLES, _dress, _rest_world, _rig_frame, _rig_of, _roles, put_body
@@ -348,6 +348,7 @@ def ragdoll_for_rig(e: Any, name: str, rig: Any, a: float = 8.0, b: float = 8.0,
     origin, yaw = _rig_frame(rg, world, roles)
     feet = _ankles(e)
     geo = _fit_geometry(rg, roles, world, origin, yaw, fig, feet)
+    check_fitted(name, origin, a, b, geo)  # before anything is made: a broken rig leaves none
     r = ragdoll(e, name, origin, a, b, geo["k"])
     if fit:
         _refit(r, geo, origin, yaw)

@@ -3,9 +3,12 @@ and forces; kinematic moves; raycasts and overlap queries; gravity and sub-steps
 
 Every call takes the engine ``e`` first (its world is ``e.physics``) and a body handle returned by
 an ``add_*`` call. Units: m, kg, s, N, N·s, N·m, radians; Y up; quaternions (x, y, z, w). Every
-input is checked before anything is written: NaN or infinite numbers, arrays of the wrong shape,
-a non-positive mass for a dynamic body, or a removed body's handle raise ``ValueError`` (or
-``TypeError`` for a value of the wrong type) naming the argument.
+input is checked before anything is written (``ae3d._validate``): NaN or infinite numbers, arrays
+of the wrong shape, a non-positive mass for a dynamic body, or a removed body's handle raise
+``ValueError`` (or ``TypeError`` for a value of the wrong type: a string, a bool, a complex
+number) naming the argument; a value past a documented limit (``ae3d.limits``: an impulse over
+``MAX_IMPULSE``, a position past ``WORLD_EXTENT``, a blow's point further than ``HIT_REACH`` from
+its body, a speed over ``MAX_SPEED``...) raises ``ValueError`` naming the limit.
 
 Kinds: ``DYNAMIC`` bodies move under gravity, forces and contacts; ``KINEMATIC`` bodies move only
 as told (``move_kinematic``, or a velocity) and push dynamic bodies aside without being slowed;
@@ -19,8 +22,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ae3d import _validate as V
+from ae3d import limits as LIM
+
 from . import _layout as L
-from ._world import ALL_GROUPS, Body, World, max_threads
+from ._world import ALL_GROUPS, Body, World, max_threads, shape_mass
 
 __all__ = [
     "Body", "RayHit", "STATIC", "KINEMATIC", "DYNAMIC", "ALL_GROUPS",
@@ -60,43 +66,33 @@ def _world(e: Any) -> World:
     return w
 
 
-def _num(x: Any, name: str, positive: bool = False, nonneg: bool = False) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, not {type(x).__name__}")
-    v = float(x)
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite")
-    if positive and not v > 0.0:
-        raise ValueError(f"{name} must be positive")
-    if nonneg and v < 0.0:
-        raise ValueError(f"{name} must not be negative")
-    return v
+def _num(x: Any, name: str, positive: bool = False, nonneg: bool = False,
+         unit: str = "") -> float:
+    if positive:
+        return V.positive(x, name, unit=unit)
+    if nonneg:
+        return V.nonneg(x, name, unit=unit)
+    return V.real(x, name, unit=unit)
 
 
 def _vec(x: Any, name: str, n: int = 3) -> np.ndarray:
-    try:
-        a = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be {n} numbers") from None
-    if a.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},), not {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite")
-    return a.copy()
+    return V.vector(x, name, n)
 
 
 def _quat(x: Any, name: str) -> np.ndarray:
-    q = _vec(x, name, 4)
-    nq = float(np.sqrt(q @ q))
-    if nq < 1e-9:
-        raise ValueError(f"{name} must be a non-zero quaternion (x, y, z, w)")
-    return q / nq
+    return V.quaternion(x, name)
+
+
+def _size(x: Any, name: str, nonneg: bool = False) -> float:
+    """A shape's size (m): within [MIN_SIZE, MAX_SIZE] (a half length may also be 0)."""
+    v = V.real(x, name, lo=0.0, lo_open=not nonneg, unit="m", hi_limit="MAX_SIZE")
+    if v != 0.0 or not nonneg:
+        V.real(v, name, unit="m", lo_limit="MIN_SIZE")
+    return v
 
 
 def _int(x: Any, name: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-        raise TypeError(f"{name} must be an int")
-    return int(x)
+    return V.integer(x, name)
 
 
 def _kind(k: Any) -> int:
@@ -122,9 +118,10 @@ def _rot_diag(q: np.ndarray, d: np.ndarray) -> np.ndarray:
 def _add(e: Any, kind: Any, shape: int, dims: tuple[float, float, float], position: Any,
          rotation: Any, mass: Any, density: Any, friction: Any, restitution: Any, group: Any,
          mask: Any, linear_damping: Any, angular_damping: Any) -> Body:
+    """Check every argument, the mass the body would have included, then add it."""
     w = _world(e)
     k = _kind(kind)
-    p = _vec(position, "position")
+    p = V.position(position, "position")
     q = _quat(rotation, "rotation")
     m = None if mass is None else _num(mass, "mass")
     dn = None if density is None else _num(density, "density")
@@ -133,12 +130,23 @@ def _add(e: Any, kind: Any, shape: int, dims: tuple[float, float, float], positi
             raise ValueError("mass must be positive for a dynamic body")
         if dn is not None and not dn > 0.0:
             raise ValueError("density must be positive for a dynamic body")
+        if m is not None:
+            V.real(m, "mass", unit="kg", lo_limit="MIN_MASS", hi_limit="MAX_MASS")
+        else:  # the mass the density gives this shape, checked before the body is made
+            vol = shape_mass(shape, dims)[0]
+            got = (1000.0 if dn is None else dn) * vol
+            if not LIM.MIN_MASS <= got <= LIM.MAX_MASS:
+                raise ValueError(
+                    f"{'density' if dn is not None else 'the shape'} gives a mass of {got:g} kg "
+                    f"(density {1000.0 if dn is None else dn:g} kg/m³ times {vol:g} m³); a dynamic "
+                    f"body's mass must be in [{LIM.MIN_MASS:g}, {LIM.MAX_MASS:g}] kg "
+                    "(ae3d.limits.MIN_MASS, MAX_MASS): give a mass, or a density or size within")
     fr = _num(friction, "friction", nonneg=True)
-    re = _num(restitution, "restitution", nonneg=True)
+    re = V.real(restitution, "restitution", lo=0.0, hi=1.0)
     g = _int(group, "group")
     mk = _int(mask, "mask")
-    ld = _num(linear_damping, "linear_damping", nonneg=True)
-    ad = _num(angular_damping, "angular_damping", nonneg=True)
+    ld = _num(linear_damping, "linear_damping", nonneg=True, unit="1/s")
+    ad = _num(angular_damping, "angular_damping", nonneg=True, unit="1/s")
     slot = w.add_body(k, shape, dims, p, q, mass=m, density=dn, friction=fr, restitution=re,
                       group=g, mask=mk, linear_damping=ld, angular_damping=ad)
     return w.handle(slot)
@@ -148,7 +156,8 @@ def _add(e: Any, kind: Any, shape: int, dims: tuple[float, float, float], positi
 def ground(e: Any, height: float = 0.0, friction: float = 0.9, restitution: float = 0.0,
            group: int = 1, mask: int = ALL_GROUPS) -> Body:
     """The ground: a static infinite plane y = ``height`` (m), normal +y."""
-    return _add(e, STATIC, L.SHAPE_PLANE, (0.0, 0.0, 0.0), (0.0, _num(height, "height"), 0.0),
+    h = V.real(height, "height", lo=-LIM.WORLD_EXTENT, unit="m", hi_limit="WORLD_EXTENT")
+    return _add(e, STATIC, L.SHAPE_PLANE, (0.0, 0.0, 0.0), (0.0, h, 0.0),
                 (0.0, 0.0, 0.0, 1.0), None, None, friction, restitution, group, mask, 0.0, 0.0)
 
 
@@ -166,6 +175,8 @@ def add_box(e: Any, half_extents: Any, position: Any, rotation: Any = (0.0, 0.0,
     he = _vec(half_extents, "half_extents")
     if not np.all(he > 0.0):
         raise ValueError("half_extents must be positive")
+    for i in range(3):
+        _size(he[i], f"half_extents[{i}]")
     return _add(e, kind, L.SHAPE_BOX, tuple(he), position, rotation, mass, density, friction,
                 restitution, group, mask, linear_damping, angular_damping)
 
@@ -176,7 +187,7 @@ def add_sphere(e: Any, radius: float, position: Any, kind: str = DYNAMIC,
                rotation: Any = (0.0, 0.0, 0.0, 1.0), linear_damping: float = 0.0,
                angular_damping: float = 0.0) -> Body:
     """A sphere of ``radius`` m at ``position`` (3,) m. Other arguments as ``add_box``."""
-    r = _num(radius, "radius", positive=True)
+    r = _size(radius, "radius")
     return _add(e, kind, L.SHAPE_SPHERE, (r, 0.0, 0.0), position, rotation, mass, density,
                 friction, restitution, group, mask, linear_damping, angular_damping)
 
@@ -189,8 +200,8 @@ def add_capsule(e: Any, radius: float, half_length: float, position: Any,
     """A capsule: a segment of half length ``half_length`` m along the body's y axis, rounded
     by ``radius`` m (total length 2·(half_length + radius)); standing unless ``rotation`` turns
     it. Other arguments as ``add_box``."""
-    r = _num(radius, "radius", positive=True)
-    hl = _num(half_length, "half_length", nonneg=True)
+    r = _size(radius, "radius")
+    hl = _size(half_length, "half_length", nonneg=True)
     return _add(e, kind, L.SHAPE_CAPSULE, (r, hl, 0.0), position, rotation, mass, density,
                 friction, restitution, group, mask, linear_damping, angular_damping)
 
@@ -203,8 +214,9 @@ def add_log(e: Any, radius: float, half_length: float, position: Any, heading: f
     """A round log lying on its side: a capsule (or, with ``cylinder=True``, a flat-ended
     cylinder) of ``radius`` m and half length ``half_length`` m whose axis is horizontal, along
     world x turned by ``heading`` rad about +y. Other arguments as ``add_box``."""
-    r = _num(radius, "radius", positive=True)
-    hl = _num(half_length, "half_length", positive=bool(cylinder), nonneg=True)
+    r = _size(radius, "radius")
+    cyl = V.boolean(cylinder, "cylinder")
+    hl = _size(half_length, "half_length", nonneg=not cyl)
     hd = _num(heading, "heading")
     s = math.sqrt(0.5)
     qz = np.array([0.0, 0.0, -s, s])  # local y -> world x
@@ -213,7 +225,7 @@ def add_log(e: Any, radius: float, half_length: float, position: Any, heading: f
     x2, y2, z2, w2 = qz
     q = (w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2, w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
          w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2, w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2)
-    shape = L.SHAPE_CYLINDER if cylinder else L.SHAPE_CAPSULE
+    shape = L.SHAPE_CYLINDER if cyl else L.SHAPE_CAPSULE
     return _add(e, kind, shape, (r, hl, 0.0), position, q, mass, density, friction,
                 restitution, group, mask, linear_damping, angular_damping)
 
@@ -295,7 +307,7 @@ def set_position(e: Any, body: Body, position: Any) -> None:
     """Put the body's centre at ``position`` (3,) m (a teleport: velocities kept)."""
     w = _world(e)
     s = _slot(w, body)
-    p = _vec(position, "position")
+    p = V.position(position, "position")
     _teleport(w, s, (L.B_POS, L.B_POS0, L.B_KIN_POS), p)
 
 
@@ -307,12 +319,12 @@ def set_rotation(e: Any, body: Body, rotation: Any) -> None:
     _teleport(w, s, (L.B_QUAT, L.B_QUAT0, L.B_KIN_QUAT), q)
 
 
-def _set_vel(e: Any, body: Body, col: int, x: Any, name: str) -> None:
-    """Validate ``x`` (3,) as ``name`` and write it at column ``col`` of a non-static body,
-    which wakes."""
+def _set_vel(e: Any, body: Body, col: int, x: Any, name: str, top: str, unit: str) -> None:
+    """Validate ``x`` (3,) as ``name`` (at most the limit ``top`` long) and write it at column
+    ``col`` of a non-static body, which wakes."""
     w = _world(e)
     s = _slot(w, body)
-    v = _vec(x, name)
+    v = V.vector(x, name, unit=unit, limit=top)
     if w.kind(s) == L.KIND_STATIC:
         raise ValueError("body is static: it cannot be given a velocity")
     w.wake(s)
@@ -321,32 +333,45 @@ def _set_vel(e: Any, body: Body, col: int, x: Any, name: str) -> None:
 
 def set_velocity(e: Any, body: Body, velocity: Any) -> None:
     """Set the linear velocity (3,) m/s (a kinematic body keeps it until told otherwise)."""
-    _set_vel(e, body, L.B_V, velocity, "velocity")
+    _set_vel(e, body, L.B_V, velocity, "velocity", "MAX_SPEED", "m/s")
 
 
 def set_angular_velocity(e: Any, body: Body, angular_velocity: Any) -> None:
     """Set the angular velocity (3,) rad/s, world frame."""
-    _set_vel(e, body, L.B_W, angular_velocity, "angular_velocity")
+    _set_vel(e, body, L.B_W, angular_velocity, "angular_velocity", "MAX_ANGULAR_SPEED",
+             "rad/s")
 
 
-def _dynamic_row(e: Any, body: Body, x: Any, name: str, point: Any = None
+def _dynamic_row(e: Any, body: Body, x: Any, name: str, top: str, unit: str, point: Any = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
-    """For the apply_* calls: ``x`` (3,) checked as ``name`` and ``point`` (3,) m if given; the
-    body's float row (a view), woken, with them; None for a non-dynamic body (no effect)."""
+    """For the apply_* calls: ``x`` (3,) checked as ``name`` (at most ``top`` ``unit`` long) and
+    ``point`` (3,) m if given (within HIT_REACH of the body's bounding sphere); the body's float
+    row (a view), woken, with them; None for a non-dynamic body (no effect)."""
     w = _world(e)
     s = _slot(w, body)
-    v = _vec(x, name)
-    p = None if point is None else _vec(point, "point")
+    v = V.vector(x, name, unit=unit, limit=top)
+    p = None if point is None else reach(w, s, point, "point")
     if w.kind(s) != L.KIND_DYNAMIC:
         return None
     w.wake(s)
     return w.bf[s], v, p
 
 
+def reach(w: World, s: int, point: Any, name: str = "point") -> np.ndarray:
+    """``point`` (3,) m, which must lie within HIT_REACH of body ``s``'s bounding sphere: a blow
+    lands on what it strikes (a far point is a lever arm that spins the body at any speed)."""
+    p = V.position(point, name)
+    far = float(np.linalg.norm(p - w.bf[s, L.B_POS:L.B_POS + 3])) - float(w.bf[s, L.B_RADIUS])
+    if far > LIM.HIT_REACH:
+        raise ValueError(f"{name} must be within {LIM.HIT_REACH:g} m of the body it strikes "
+                         f"(ae3d.limits.HIT_REACH); it is {far:g} m from its surface")
+    return p
+
+
 def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
     """An impulse (3,) N·s at the world ``point`` (3,) m (the centre if None): Δv = J/m,
     Δω = I⁻¹ (r × J) with the body's current world inertia. No effect on non-dynamic bodies."""
-    row = _dynamic_row(e, body, impulse, "impulse", point)
+    row = _dynamic_row(e, body, impulse, "impulse", "MAX_IMPULSE", "N·s", point)
     if row is None:
         return
     bf, j, p = row
@@ -359,7 +384,7 @@ def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
 
 def apply_angular_impulse(e: Any, body: Body, impulse: Any) -> None:
     """An angular impulse (3,) N·m·s (world): Δω = I⁻¹ L."""
-    row = _dynamic_row(e, body, impulse, "impulse")
+    row = _dynamic_row(e, body, impulse, "impulse", "MAX_ANGULAR_IMPULSE", "N·m·s")
     if row is None:
         return
     bf, j, _ = row
@@ -370,7 +395,7 @@ def apply_angular_impulse(e: Any, body: Body, impulse: Any) -> None:
 def apply_force(e: Any, body: Body, force: Any, point: Any = None) -> None:
     """A force (3,) N for the next fixed step, at the world ``point`` (3,) m (the centre if
     None: then no torque). Forces add up and are cleared after each step."""
-    row = _dynamic_row(e, body, force, "force", point)
+    row = _dynamic_row(e, body, force, "force", "MAX_FORCE", "N", point)
     if row is None:
         return
     bf, f, p = row
@@ -381,7 +406,7 @@ def apply_force(e: Any, body: Body, force: Any, point: Any = None) -> None:
 
 def apply_torque(e: Any, body: Body, torque: Any) -> None:
     """A torque (3,) N·m (world) for the next fixed step."""
-    row = _dynamic_row(e, body, torque, "torque")
+    row = _dynamic_row(e, body, torque, "torque", "MAX_TORQUE", "N·m")
     if row is None:
         return
     bf, t, _ = row
@@ -394,7 +419,7 @@ def move_kinematic(e: Any, body: Body, position: Any, rotation: Any = None) -> N
     stops there unless moved again."""
     w = _world(e)
     s = _slot(w, body)
-    p = _vec(position, "position")
+    p = V.position(position, "position")
     q = w.bf[s, L.B_QUAT:L.B_QUAT + 4].copy() if rotation is None else _quat(rotation, "rotation")
     if w.kind(s) != L.KIND_KINEMATIC:
         raise ValueError("body must be kinematic to be moved with move_kinematic")
@@ -442,7 +467,7 @@ def set_no_collide(e: Any, a: Body, b: Body, no_collide: bool = True) -> None:
     w = _world(e)
     sa = _slot(w, a, "a")
     sb = _slot(w, b, "b")
-    if no_collide:
+    if V.boolean(no_collide, "no_collide"):
         w.ignore_pair(sa, sb)
     else:
         w.unignore_pair(sa, sb)
@@ -462,7 +487,7 @@ def set_restitution(e: Any, body: Body, restitution: float) -> None:
     """Restitution (mixed as max(ea, eb)): 0 no bounce, 1 elastic."""
     w = _world(e)
     s = _slot(w, body)
-    w.bf[s, L.B_RESTITUTION] = _num(restitution, "restitution", nonneg=True)
+    w.bf[s, L.B_RESTITUTION] = V.real(restitution, "restitution", lo=0.0, hi=1.0)
     w.wake(s)
 
 
@@ -475,7 +500,7 @@ def raycast(e: Any, origin: Any, direction: Any, max_distance: float = 1e4,
     from ._kernels_query import raycast as _rc
 
     w = _world(e)
-    o = _vec(origin, "origin")
+    o = V.position(origin, "origin")
     d = _vec(direction, "direction")
     nd = float(np.sqrt(d @ d))
     if nd < 1e-12:
@@ -497,7 +522,7 @@ def overlap(e: Any, shape: str, size: Any, position: Any,
     from ._kernels_query import overlap as _ov
 
     w = _world(e)
-    if shape not in _SHAPES:
+    if not isinstance(shape, str) or shape not in _SHAPES:
         raise ValueError("shape must be 'sphere', 'capsule', 'cylinder' or 'box'")
     if shape == "sphere":
         dims = np.array([_num(size, "size", positive=True), 0.0, 0.0])
@@ -510,7 +535,7 @@ def overlap(e: Any, shape: str, size: Any, position: Any,
         if not (s2[0] > 0.0 and s2[1] >= 0.0):
             raise ValueError("size must be a positive radius and a non-negative half length")
         dims = np.array([s2[0], s2[1], 0.0])
-    p = _vec(position, "position")
+    p = V.position(position, "position")
     q = _quat(rotation, "rotation")
     out = np.zeros(max(16, w.n), dtype=np.int64)
     cnt = int(_ov(w.bf, w.bi, w.n, _SHAPES[shape], dims, p, q, _int(mask, "mask"), out,
@@ -527,7 +552,7 @@ def gravity(e: Any) -> np.ndarray:
 def set_gravity(e: Any, g: Any) -> None:
     """Set gravity (3,) m/s²; every body wakes."""
     w = _world(e)
-    w.gravity[:] = _vec(g, "g")
+    w.gravity[:] = V.vector(g, "g", unit="m/s²", limit="MAX_GRAVITY")
     bi = w.bi[: w.n]
     dyn = (bi[:, L.B_KIND] == L.KIND_DYNAMIC) & (bi[:, L.B_PARKED] == 0)
     bi[dyn, L.B_AWAKE] = 1

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from ae3d import _validate as V
+from ae3d import limits as LIM
 from ae3d._math import mat_to_quat
 from ae3d._math import quat_conj as _qconj
 from ae3d._math import quat_mul as _qmul
@@ -58,32 +60,25 @@ def _world(e: Any):
     return w
 
 
-def _vec(v, name: str, n: int = 3) -> np.ndarray:
-    a = np.asarray(v, dtype=np.float64).reshape(-1)
-    if a.shape[0] != n:
-        raise ValueError(f"{name} must have {n} numbers")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite")
-    return a
+def _vec(v, name: str, n: int = 3, max_norm: float | None = None, unit: str = "") -> np.ndarray:
+    return V.vector(v, name, n, max_norm=max_norm, unit=unit)
 
 
 def _quat(q, name: str) -> np.ndarray:
-    a = _vec(q, name, 4)
-    n = float(np.linalg.norm(a))
-    if n < 1e-9:
-        raise ValueError(f"{name} must be a non-zero quaternion (x, y, z, w)")
-    return a / n
+    return V.quaternion(q, name)
 
 
-def _num(x, name: str, lo: float | None = None) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number") from None
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite")
-    if lo is not None and v < lo:
-        raise ValueError(f"{name} must be >= {lo}")
+def _num(x, name: str, lo: float | None = None, hi: float | None = None) -> float:
+    return V.real(x, name, lo=lo, hi=hi)
+
+
+def _cap(x, name: str) -> float:
+    """A torque or force cap: a real number >= 0, infinity allowed (no cap)."""
+    if isinstance(x, bool | np.bool_) or not isinstance(x, int | float | np.integer | np.floating):
+        raise TypeError(f"{name} must be a real number, not {type(x).__name__}")
+    v = float(x)
+    if math.isnan(v) or v < 0.0:
+        raise ValueError(f"{name} must be >= 0 (inf: no cap), not {v}")
     return v
 
 
@@ -98,7 +93,7 @@ def _check_body(w, b, name: str, allow_world: bool = False) -> int:
     if hasattr(b, "slot") and hasattr(b, "gen"):
         return int(w.slot_of(b, name))
     if isinstance(b, bool) or not isinstance(b, (int, np.integer)):
-        raise ValueError(f"{name} must be a body handle")
+        raise TypeError(f"{name} must be a body handle, not {type(b).__name__}")
     b = int(b)
     if b == -1 and allow_world:
         return -1
@@ -128,7 +123,7 @@ def _new_anchor(w) -> int:
 
 def _joint(w, j) -> int:
     if isinstance(j, bool) or not isinstance(j, (int, np.integer)):
-        raise ValueError("joint must be a joint handle (int)")
+        raise TypeError(f"joint must be a joint handle (int), not {type(j).__name__}")
     j = int(j)
     if j < 0 or j >= w.nj or w.ji[j, L.J_KIND] == L.JOINT_FREE:
         raise ValueError(f"joint {j} is not a joint of this world (destroyed or never made)")
@@ -137,7 +132,7 @@ def _joint(w, j) -> int:
 
 def _anchor(w, k) -> int:
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise ValueError("anchor must be an anchor handle (int)")
+        raise TypeError(f"anchor must be an anchor handle (int), not {type(k).__name__}")
     k = int(k)
     if k < 0 or k >= w.na or w.ai[k, L.A_KIND] == L.ANCHOR_FREE:
         raise ValueError(f"anchor {k} is not an anchor of this world (destroyed or never made)")
@@ -202,7 +197,7 @@ def _make_joint(e, kind, a, b, point, frame, child_frame, lo, hi, swing_y, swing
     b = _check_body(w, b, "b")
     if a == b:
         raise ValueError("a joint needs two different bodies")
-    p = _vec(point, "point")
+    p = V.position(point, "point")
     fw = _quat(frame, "frame") if frame is not None else np.array([0.0, 0.0, 0.0, 1.0])
     fbw = _quat(child_frame, "child_frame") if child_frame is not None else fw
     pa, qa = _body_pose(w, a)
@@ -245,12 +240,14 @@ def ball_joint(e, a: int, b: int, point, frame=None, child_frame=None,
     twist: (lower, upper) twist limits (rad) about the child's x axis.
     The two bodies no longer collide with each other. Returns the joint handle.
     """
-    sy = _num(swing[0], "swing[0]")
-    sz = _num(swing[1], "swing[1]")
+    sw = V.pair(swing, "swing")
+    tw = V.pair(twist, "twist")
+    sy = _num(sw[0], "swing[0]")
+    sz = _num(sw[1], "swing[1]")
     if not (0.0 < sy <= math.pi and 0.0 < sz <= math.pi):
         raise ValueError("swing half-angles must be in (0, pi]")
-    lo = _num(twist[0], "twist[0]")
-    hi = _num(twist[1], "twist[1]")
+    lo = _num(tw[0], "twist[0]")
+    hi = _num(tw[1], "twist[1]")
     if lo > hi:
         raise ValueError("twist lower limit must not exceed the upper")
     return _make_joint(e, L.JOINT_BALL, a, b, point, frame, child_frame, lo, hi, sy, sz)
@@ -277,7 +274,7 @@ def joint_exists(e, j: int) -> bool:
     w = _world(e)
     try:
         _joint(w, j)
-    except ValueError:
+    except (TypeError, ValueError):
         return False
     return True
 
@@ -299,13 +296,22 @@ def joint_set_limits(e, j: int, lower: float | None = None, upper: float | None 
     cone ``swing`` (about y, about z half-angles, rad); ``enabled=False`` turns them off."""
     w = _world(e)
     j = _joint(w, j)
-    if lower is not None:
-        w.jf[j, L.J_TWIST_LO] = _num(lower, "lower")
-    if upper is not None:
-        w.jf[j, L.J_TWIST_HI] = _num(upper, "upper")
-    if swing is not None:
-        w.jf[j, L.J_SWING_Y] = _num(swing[0], "swing[0]")
-        w.jf[j, L.J_SWING_Z] = _num(swing[1], "swing[1]")
+    lo = None if lower is None else _num(lower, "lower")
+    hi = None if upper is None else _num(upper, "upper")
+    sw = None if swing is None else V.pair(swing, "swing")
+    sy = None if sw is None else _num(sw[0], "swing[0]", 0.0, math.pi)
+    sz = None if sw is None else _num(sw[1], "swing[1]", 0.0, math.pi)
+    enabled = V.boolean(enabled, "enabled")
+    if (lo if lo is not None else w.jf[j, L.J_TWIST_LO]) > (
+            hi if hi is not None else w.jf[j, L.J_TWIST_HI]):
+        raise ValueError("lower must not exceed upper")
+    if lo is not None:
+        w.jf[j, L.J_TWIST_LO] = lo
+    if hi is not None:
+        w.jf[j, L.J_TWIST_HI] = hi
+    if sw is not None:
+        w.jf[j, L.J_SWING_Y] = sy
+        w.jf[j, L.J_SWING_Z] = sz
     if enabled:
         w.ji[j, L.J_FLAGS] |= L.JFLAG_LIMITS
     else:
@@ -322,12 +328,13 @@ def joint_set_motor(e, j: int, max_torque: float, velocity=(0.0, 0.0, 0.0)) -> N
     j = _joint(w, j)
     tau = _num(max_torque, "max_torque", 0.0)
     if w.ji[j, L.J_KIND] == L.JOINT_HINGE and np.ndim(velocity) == 0:
-        s = _num(velocity, "velocity")
+        s = V.real(velocity, "velocity", lo=-LIM.MAX_ANGULAR_SPEED, unit="rad/s",
+                   hi_limit="MAX_ANGULAR_SPEED")
         # the hinge axis in A's body frame: frame A's x
         qa = w.jf[j, L.J_QA:L.J_QA + 4]
         vel = _qrot(qa, (s, 0.0, 0.0))
     else:
-        vel = _vec(velocity, "velocity")
+        vel = V.vector(velocity, "velocity", unit="rad/s", limit="MAX_ANGULAR_SPEED")
     w.jf[j, L.J_MOTOR_MAX] = tau
     w.jf[j, L.J_MOTOR_W:L.J_MOTOR_W + 3] = vel
     w.ji[j, L.J_DRIVE] = L.DRIVE_VELOCITY
@@ -343,14 +350,16 @@ def joint_set_drive(e, j: int, target, max_torque: float, time: float = 0.05,
     ``max_speed`` rad/s, within ``max_torque`` N·m; within ``deadband`` rad of it, it brakes."""
     w = _world(e)
     j = _joint(w, j)
-    w.jf[j, L.J_TARGET:L.J_TARGET + 4] = _quat(target, "target")
-    w.jf[j, L.J_MOTOR_MAX] = _num(max_torque, "max_torque", 0.0)
-    t = _num(time, "time", 0.0)
-    if t <= 0.0:
-        raise ValueError("time must be > 0")
+    q = _quat(target, "target")
+    tau = _num(max_torque, "max_torque", 0.0)
+    t = V.positive(time, "time", unit="s")
+    top = V.nonneg(max_speed, "max_speed", unit="rad/s", hi_limit="MAX_ANGULAR_SPEED")
+    band = _num(deadband, "deadband", 0.0)
+    w.jf[j, L.J_TARGET:L.J_TARGET + 4] = q
+    w.jf[j, L.J_MOTOR_MAX] = tau
     w.jf[j, L.J_DRIVE_TIME] = t
-    w.jf[j, L.J_DRIVE_MAX_W] = _num(max_speed, "max_speed", 0.0)
-    w.jf[j, L.J_DEADBAND] = _num(deadband, "deadband", 0.0)
+    w.jf[j, L.J_DRIVE_MAX_W] = top
+    w.jf[j, L.J_DEADBAND] = band
     w.ji[j, L.J_DRIVE] = L.DRIVE_POSE
     _wake_joint(w, j)
 
@@ -377,9 +386,7 @@ def joint_set_spring(e, j: int, hertz: float, damping_ratio: float = 1.0, target
     j = _joint(w, j)
     hz = _num(hertz, "hertz", 0.0)
     z = _num(damping_ratio, "damping_ratio", 0.0)
-    cap = float(max_torque)
-    if math.isnan(cap) or cap < 0.0:
-        raise ValueError("max_torque must be >= 0")
+    cap = _cap(max_torque, "max_torque")
     if target is not None:
         w.jf[j, L.J_TARGET:L.J_TARGET + 4] = _quat(target, "target")
     w.jf[j, L.J_SPRING_HZ] = hz
@@ -447,10 +454,14 @@ def anchor(e, body: int, position=None, rotation=None, hertz: float = 5.0,
     ``max_force`` N and the torque at ``max_torque`` N·m. 0 Hz leaves that part off."""
     w = _world(e)
     b = _check_body(w, body, "body")
-    pnt = _vec(point, "point")
+    pnt = V.position(point, "point")
     pos, q = _body_pose(w, b)
-    tp = _vec(position, "position") if position is not None else pos + _qrot(q, pnt)
+    tp = V.position(position, "position") if position is not None else pos + _qrot(q, pnt)
     tq = _quat(rotation, "rotation") if rotation is not None else q
+    # the spring's settings too, before the anchor is made (anchor_set_spring checks them again)
+    _spring_args(hertz, damping_ratio, hertz if angular_hertz is None else angular_hertz,
+                 damping_ratio if angular_damping_ratio is None else angular_damping_ratio,
+                 max_force, max_torque)
     k = _new_anchor(w)
     w.ai[k, L.A_KIND] = L.ANCHOR_SPRING
     w.ai[k, L.A_BODY] = b
@@ -473,6 +484,7 @@ def upright_anchor(e, body: int, max_torque: float, up=(0.0, 1.0, 0.0)) -> int:
     if np.linalg.norm(u) < 1e-9:
         raise ValueError("up must be non-zero")
     u = u / np.linalg.norm(u)
+    cap = _num(max_torque, "max_torque", 0.0)
     k = _new_anchor(w)
     w.ai[k, L.A_KIND] = L.ANCHOR_UPRIGHT
     w.ai[k, L.A_BODY] = b
@@ -480,7 +492,7 @@ def upright_anchor(e, body: int, max_torque: float, up=(0.0, 1.0, 0.0)) -> int:
     w.af[k, L.A_QAX:L.A_QAX + 4] = shortest_arc((0.0, 1.0, 0.0), u)
     w.af[k, L.A_HZ] = UPRIGHT_HZ
     w.af[k, L.A_ZETA] = UPRIGHT_ZETA
-    w.af[k, L.A_TMAX] = _num(max_torque, "max_torque", 0.0)
+    w.af[k, L.A_TMAX] = cap
     _wake(w, b)
     return k
 
@@ -494,14 +506,16 @@ def heading_anchor(e, body: int, heading: float, max_torque: float,
     f = _vec(forward, "forward")
     if np.linalg.norm(f) < 1e-9:
         raise ValueError("forward must be non-zero")
+    hd = _num(heading, "heading")
+    cap = _num(max_torque, "max_torque", 0.0)
     k = _new_anchor(w)
     w.ai[k, L.A_KIND] = L.ANCHOR_HEADING
     w.ai[k, L.A_BODY] = b
     w.af[k, L.A_AXIS:L.A_AXIS + 3] = f / np.linalg.norm(f)
-    w.af[k, L.A_HEADING] = _num(heading, "heading")
+    w.af[k, L.A_HEADING] = hd
     w.af[k, L.A_HZ] = UPRIGHT_HZ
     w.af[k, L.A_ZETA] = UPRIGHT_ZETA
-    w.af[k, L.A_TMAX] = _num(max_torque, "max_torque", 0.0)
+    w.af[k, L.A_TMAX] = cap
     _wake(w, b)
     return k
 
@@ -510,7 +524,7 @@ def anchor_exists(e, k: int) -> bool:
     w = _world(e)
     try:
         _anchor(w, k)
-    except ValueError:
+    except (TypeError, ValueError):
         return False
     return True
 
@@ -521,12 +535,17 @@ def anchor_set_target(e, k: int, position=None, rotation=None, velocity=(0.0, 0.
     rad/s, world). None leaves a part as it is."""
     w = _world(e)
     k = _anchor(w, k)
-    if position is not None:
-        w.af[k, L.A_TPOS:L.A_TPOS + 3] = _vec(position, "position")
-    if rotation is not None:
-        w.af[k, L.A_TQUAT:L.A_TQUAT + 4] = _quat(rotation, "rotation")
-    w.af[k, L.A_TV:L.A_TV + 3] = _vec(velocity, "velocity")
-    w.af[k, L.A_TW:L.A_TW + 3] = _vec(angular_velocity, "angular_velocity")
+    p = None if position is None else V.position(position, "position")
+    q = None if rotation is None else _quat(rotation, "rotation")
+    v = V.vector(velocity, "velocity", unit="m/s", limit="MAX_SPEED")
+    om = V.vector(angular_velocity, "angular_velocity", unit="rad/s",
+                  limit="MAX_ANGULAR_SPEED")
+    if p is not None:
+        w.af[k, L.A_TPOS:L.A_TPOS + 3] = p
+    if q is not None:
+        w.af[k, L.A_TQUAT:L.A_TQUAT + 4] = q
+    w.af[k, L.A_TV:L.A_TV + 3] = v
+    w.af[k, L.A_TW:L.A_TW + 3] = om
     _wake(w, int(w.ai[k, L.A_BODY]))
 
 
@@ -536,14 +555,10 @@ def anchor_set_spring(e, k: int, hertz: float, damping_ratio: float, angular_her
     """A spring anchor's Hz, damping ratios and caps (N, N·m); changeable every step."""
     w = _world(e)
     k = _anchor(w, k)
-    w.af[k, L.A_HZ] = _num(hertz, "hertz", 0.0)
-    w.af[k, L.A_ZETA] = _num(damping_ratio, "damping_ratio", 0.0)
-    w.af[k, L.A_AHZ] = _num(angular_hertz, "angular_hertz", 0.0)
-    w.af[k, L.A_AZETA] = _num(angular_damping_ratio, "angular_damping_ratio", 0.0)
-    for col, v, name in ((L.A_FMAX, max_force, "max_force"), (L.A_TMAX, max_torque, "max_torque")):
-        v = float(v)
-        if math.isnan(v) or v < 0.0:
-            raise ValueError(f"{name} must be >= 0")
+    vals = _spring_args(hertz, damping_ratio, angular_hertz, angular_damping_ratio, max_force,
+                        max_torque)
+    cols = (L.A_HZ, L.A_ZETA, L.A_AHZ, L.A_AZETA, L.A_FMAX, L.A_TMAX)
+    for col, v in zip(cols, vals, strict=True):
         w.af[k, col] = v
     if w.af[k, L.A_HZ] == 0.0 or w.af[k, L.A_FMAX] == 0.0:
         w.af[k, L.A_L_LIN:L.A_L_LIN + 3] = 0.0
@@ -551,6 +566,15 @@ def anchor_set_spring(e, k: int, hertz: float, damping_ratio: float, angular_her
         w.af[k, L.A_L_ANG:L.A_L_ANG + 3] = 0.0
         w.af[k, L.A_L_UP:L.A_L_UP + 2] = 0.0
     _wake(w, int(w.ai[k, L.A_BODY]))
+
+
+def _spring_args(hertz, damping_ratio, angular_hertz, angular_damping_ratio, max_force,
+                 max_torque) -> tuple[float, ...]:
+    """A spring anchor's settings, checked: Hz and ratios >= 0, caps >= 0 (inf: none)."""
+    return (_num(hertz, "hertz", 0.0), _num(damping_ratio, "damping_ratio", 0.0),
+            _num(angular_hertz, "angular_hertz", 0.0),
+            _num(angular_damping_ratio, "angular_damping_ratio", 0.0),
+            _cap(max_force, "max_force"), _cap(max_torque, "max_torque"))
 
 
 def anchor_set_cap(e, k: int, max_torque: float) -> None:

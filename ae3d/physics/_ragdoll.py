@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _validate as V
 from .. import human
 from . import _api_joints as J
 from . import _layout as L
@@ -99,7 +100,9 @@ class Ragdoll:
 def set_ankles(e, on: bool) -> None:
     """Give every ragdoll made afterwards in engine ``e`` feet on ankle joints (the spec's
     physics_set_ankles); ``AE3D_ANKLES=1`` in the environment does it for a whole run."""
-    e.services["physics.ankles"] = bool(on)
+    if getattr(e, "physics", None) is None:
+        raise ValueError("e must be an open Engine")
+    e.services["physics.ankles"] = V.boolean(on, "on")
 
 
 def _ankles(e) -> bool:
@@ -148,14 +151,7 @@ def ragdoll(e, name: str, position, a: float = 8.0, b: float = 8.0, scale: float
     w = getattr(e, "physics", None)
     if w is None:
         raise ValueError("e must be an open Engine")
-    if not isinstance(name, str):
-        raise ValueError("name must be a string")
-    pos = J._vec(position, "position")
-    a = J._num(a, "a", 0.0)
-    b = J._num(b, "b", 0.0)
-    scale = J._num(scale, "scale")
-    if not scale > 0.0:
-        raise ValueError("scale must be > 0")
+    pos, a, b, scale = check_ragdoll_args(name, position, a, b, scale)
     feet = _ankles(e)
     n = human.BONE_COUNT_FEET if feet else human.BONE_COUNT
     mass = human.MASS * scale ** 3
@@ -216,6 +212,42 @@ def ragdoll(e, name: str, position, a: float = 8.0, b: float = 8.0, scale: float
     return r
 
 
+def check_ragdoll_args(name, position, a, b, scale) -> tuple[np.ndarray, float, float, float]:
+    """``ragdoll``'s arguments checked (the dressing checks a fitted figure's with it, before it
+    makes one): (position (3,) m, a Hz, b Hz, scale). The figure stands within the world's
+    extent, its scale within [MIN_RAGDOLL_SCALE, MAX_RAGDOLL_SCALE]."""
+    V.text(name, "name")
+    pos = V.position(position, "position")
+    a = V.nonneg(a, "a", unit="Hz")
+    b = V.nonneg(b, "b", unit="Hz")
+    scale = V.real(scale, "scale", lo_limit="MIN_RAGDOLL_SCALE", hi_limit="MAX_RAGDOLL_SCALE")
+    # its head: the figure is 1.80 m tall at scale 1
+    V.position(pos + (0.0, 1.8 * scale, 0.0), "position (the figure's top)")
+    return pos, a, b, scale
+
+
+def check_fitted(name, origin, a, b, geo) -> None:
+    """A ragdoll fitted to a rig (``ragdoll_for_rig``), checked before it is made: ``ragdoll``'s
+    arguments with the fitted scale, and every fitted capsule and joint finite, within the
+    world's extent and of a size the world takes. A rig whose numbers are broken (NaN inverse
+    binds, a bone 1e30 m away) is refused here, leaving nothing in the world."""
+    check_ragdoll_args(name, origin, a, b, geo["k"])
+    rot = np.asarray(geo["rot"], dtype=np.float64)
+    if rot.shape != (3, 3) or not np.all(np.isfinite(rot)):
+        raise ValueError("the rig's frame is not finite (its rest pose or skin has NaN numbers)")
+    for k, (centre, q, rad, hs) in geo["bones"].items():
+        what = f"the rig's {human.BONE_NAMES[k]} (fitted from its rest pose and skin)"
+        V.position(np.asarray(origin) + rot @ np.asarray(centre, dtype=np.float64),
+                   f"{what} position")
+        V.quaternion(q, f"{what} rotation")
+        V.real(rad, f"{what} radius", unit="m", lo_limit="MIN_SIZE", hi_limit="MAX_SIZE")
+        V.real(hs, f"{what} half length", lo=0.0, unit="m", hi_limit="MAX_SIZE")
+    for k, p in geo["joints"].items():
+        if p is not None:
+            V.position(np.asarray(origin) + rot @ np.asarray(p, dtype=np.float64),
+                       f"the rig's {human.BONE_NAMES[k]} joint")
+
+
 def _apply_strength(w, r: Ragdoll) -> None:
     """Budgets (motors on only while powered), spring caps and friction from the strengths."""
     for bone in range(1, r.bones):
@@ -249,7 +281,7 @@ def ragdoll_set_powered(r: Ragdoll, on: bool) -> None:
     """Motors on (each joint's budget times its strength, driving toward its target) or off (joint
     friction only, springs at the ragdoll's ``a`` Hz)."""
     w = _check(r)
-    r.powered = bool(on)
+    r.powered = V.boolean(on, "on")
     _apply_strength(w, r)
     _wake_all(w, r)
 
@@ -258,13 +290,12 @@ def ragdoll_set_strength(r: Ragdoll, strength, bone: int | None = None) -> None:
     """Scale the budgets (and spring caps) by ``strength`` in [0, 1] (0: limp, keeping a tenth of
     the joint friction), for every bone or one ``bone``."""
     w = _check(r)
-    s = J._num(strength, "strength", 0.0)
-    if s > 1.0:
-        raise ValueError("strength must be in [0, 1]")
-    if bone is None:
+    s = V.real(strength, "strength", lo=0.0, hi=1.0)
+    b = None if bone is None else _bone(r, bone)
+    if b is None:
         r.strength[:] = s
     else:
-        r.strength[_bone(r, bone)] = s
+        r.strength[b] = s
     _apply_strength(w, r)
     _wake_all(w, r)
 
@@ -275,16 +306,14 @@ def ragdoll_drive(r: Ragdoll, targets, budgets=None) -> None:
     full budget times the strength while powered). Each step the motor closes the gap in 50 ms,
     capped at 20 rad/s (one njit call; a bone aimed keeps its aim)."""
     w = _check(r)
-    t = np.asarray(targets, dtype=np.float64)
-    if t.shape != (r.bones, 4):
-        raise ValueError(f"targets must have shape ({r.bones}, 4)")
-    if not np.all(np.isfinite(t)):
-        raise ValueError("targets must be finite")
+    t = V.array(targets, "targets", (r.bones, 4))
+    if np.any(np.linalg.norm(t[1:], axis=1) < 1e-9):
+        raise ValueError("targets must be non-zero quaternions")
     if budgets is None:
         bud = r.budgets[1:] * r.strength[1:] if r.powered else np.zeros(r.bones - 1)
     else:
-        bb = np.asarray(budgets, dtype=np.float64)
-        if bb.shape != (r.bones,) or not np.all(np.isfinite(bb)) or np.any(bb < 0):
+        bb = V.array(budgets, "budgets", (r.bones,))
+        if np.any(bb < 0):
             raise ValueError(f"budgets must be ({r.bones},) finite and >= 0")
         bud = bb[1:]
     changed = set_drive_targets(w.jf, w.ji, r.joints[1:], np.ascontiguousarray(t[1:]),
@@ -303,11 +332,12 @@ def ragdolls_drive(rs, targets, budgets=None) -> None:
     w = _check(rs[0])
     n = rs[0].bones
     k = len(rs)
-    t = np.asarray(targets, dtype=np.float64)
+    shape = (n, 4) if np.shape(targets) == (n, 4) else (k, n, 4)
+    t = V.array(targets, "targets", shape)
+    if np.any(np.linalg.norm(t[..., 1:, :], axis=-1) < 1e-9):
+        raise ValueError("targets must be non-zero quaternions")
     if t.shape == (n, 4):
         t = np.broadcast_to(t, (k, n, 4))
-    if t.shape != (k, n, 4):
-        raise ValueError(f"targets must have shape ({k}, {n}, 4) or ({n}, 4)")
     joints = np.empty(k * (n - 1), dtype=np.int64)
     bud = np.empty(k * (n - 1))
     for i, r in enumerate(rs):
@@ -318,8 +348,8 @@ def ragdolls_drive(rs, targets, budgets=None) -> None:
             bud[i * (n - 1):(i + 1) * (n - 1)] = (r.budgets[1:] * r.strength[1:] if r.powered
                                                   else 0.0)
     if budgets is not None:
-        bb = np.asarray(budgets, dtype=np.float64)
-        if bb.shape != (k, n) or not np.all(np.isfinite(bb)) or np.any(bb < 0):
+        bb = V.array(budgets, "budgets", (k, n))
+        if np.any(bb < 0):
             raise ValueError(f"budgets must be ({k}, {n}) finite and >= 0")
         bud[:] = bb[:, 1:].reshape(-1)
     quats = np.ascontiguousarray(t[:, 1:, :].reshape(-1, 4))
@@ -413,6 +443,8 @@ def ragdoll_set_heading(r: Ragdoll, heading: float | None,
     if heading is None:
         J.anchor_set_cap(r.engine, r.heading, 0.0)
     else:
+        V.real(heading, "heading")
+        V.nonneg(max_torque, "max_torque", unit="N·m")
         J.anchor_set_heading(r.engine, r.heading, heading)
         J.anchor_set_cap(r.engine, r.heading, max_torque)
     _wake_all(w, r)
@@ -447,7 +479,7 @@ def ragdoll_hold_shape(r: Ragdoll, share: float) -> None:
     """Every joint holds the shape it has now on ``share`` of its budget, braking within 0.02 rad
     of it rather than chasing it (aims cleared). Motors on; ``ragdoll_drive`` replaces it."""
     w = _check(r)
-    s = J._num(share, "share", 0.0)
+    s = V.real(share, "share", lo=0.0, hi=1.0)
     cur = np.zeros((r.bones - 1, 4))
     relative_rotations(w.bf, w.ji, r.joints[1:], cur)
     for b in range(1, r.bones):
@@ -464,12 +496,15 @@ def ragdoll_plant(r: Ragdoll, bone: int, pose) -> int:
     (4,)) with a 30 Hz anchor (critically damped); None lifts it. Returns the anchor or -1."""
     _check(r)
     b = _bone(r, bone)
+    if pose is not None:
+        pp, pq = V.pair(pose, "pose")
+        p = V.position(pp, "pose position")
+        q = V.quaternion(pq, "pose rotation")
     old = r.plants.pop(b, None)
     if old is not None:
         J.anchor_destroy(r.engine, old)
     if pose is None:
         return -1
-    p, q = pose
     k = J.anchor(r.engine, int(r.bodies[b]), p, q, hertz=human.PLANT_HZ, damping_ratio=1.0)
     r.engine.physics.ai[k, L.A_OWNER] = r.id
     r.plants[b] = k
@@ -482,7 +517,11 @@ def ragdoll_follow(r: Ragdoll, bone: int, pose, velocity=(0.0, 0.0, 0.0),
     ragdoll's ``b`` Hz (critically damped), made on first use and moved after. Returns it."""
     _check(r)
     b = _bone(r, bone)
-    p, q = pose
+    pp, pq = V.pair(pose, "pose")
+    p = V.position(pp, "pose position")
+    q = V.quaternion(pq, "pose rotation")
+    V.vector(velocity, "velocity", unit="m/s", limit="MAX_SPEED")
+    V.vector(angular_velocity, "angular_velocity", unit="rad/s", limit="MAX_ANGULAR_SPEED")
     k = r.follows.get(b)
     if k is None:
         k = J.anchor(r.engine, int(r.bodies[b]), p, q, hertz=r.follow_hz, damping_ratio=1.0)

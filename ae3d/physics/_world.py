@@ -262,6 +262,12 @@ class World:
         if not qn > 0.0:
             raise ValueError("rotation must be a non-zero quaternion")
         q = q / qn
+        vol, inert, radius = shape_mass(shape, (float(d[0]), float(d[1]), float(d[2])))
+        m = 0.0
+        if kind == L.KIND_DYNAMIC:  # checked before a slot is taken: a refused body leaves none
+            m = float(mass) if mass is not None else (1000.0 if density is None else density) * vol
+            if not (m > 0.0 and math.isfinite(1.0 / m)):
+                raise ValueError("mass must be positive for a dynamic body")
         if self._free:
             slot = heapq.heappop(self._free)
         else:
@@ -293,12 +299,8 @@ class World:
         bf[L.B_ANG_DAMP] = angular_damping
         bf[L.B_GRAV_SCALE] = gravity_scale
         bf[L.B_ROLLING] = self.rolling_resistance if rolling is None else rolling
-        vol, inert, radius = shape_mass(shape, (float(d[0]), float(d[1]), float(d[2])))
         bf[L.B_RADIUS] = radius
         if kind == L.KIND_DYNAMIC:
-            m = float(mass) if mass is not None else (1000.0 if density is None else density) * vol
-            if not m > 0.0:
-                raise ValueError("mass must be positive for a dynamic body")
             bf[L.B_MASS] = m
             bf[L.B_INV_MASS] = 1.0 / m
             bf[L.B_INV_I:L.B_INV_I + 3] = [1.0 / (m * k) for k in inert]
