@@ -221,6 +221,13 @@ class Service:
                    human.DRIVE_MAX_SPEED,
                    w.bf, w.bi, w.jf, w.ji, w.af, w.ai, w.si, w.n, self.scratch_p, self.scratch_q)
 
+    def pose(self, want: int, dt: float) -> None:
+        """The pose phase of every figure stepped with ``want``: the pose drawn (and the rig)."""
+        from . import _api
+        for m in self.handles[: self.n]:
+            if m is not None and self.stepped[m.slot] == want:
+                _api.pose_one(m, dt)
+
     def post(self, want: int) -> None:
         w = self.engine.physics
         K.post_step(want, self.n, self.alive, self.stepped, self.owner, self.mode, self.joints,
@@ -255,13 +262,10 @@ class _Pose(PhaseProcessor):
     phase = priorities.POSE
 
     def run(self, engine: Any, dt: float) -> None:
-        from . import _api
         s = engine.services.get("motion")
         if s is None:
             return
-        for m in s.handles[: s.n]:
-            if m is not None and s.stepped[m.slot] == 1:
-                _api.pose_one(m, dt)
+        s.pose(1, dt)
 
 
 def service(e: Any) -> Service:
