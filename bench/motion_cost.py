@@ -82,7 +82,8 @@ def _table(steps: int, dressed: bool) -> list:
                      "figures_per_ms_threads": in_ms_p})
         print(f"{n:>8} {step_us:>8.1f} µs {'' if per is None else f'{per:7.1f} µs':>10} "
               f"{'' if in_ms is None else in_ms:>8} {step_us - motion_us:>8.1f} µs "
-              f"{motion_us:>6.1f} µs {pose_us:>6.1f} µs {'' if per_p is None else f'{per_p:7.1f} µs':>22}"
+              f"{motion_us:>6.1f} µs {pose_us:>6.1f} µs "
+              f"{'' if per_p is None else f'{per_p:7.1f} µs':>22}"
               f" {'' if in_ms_p is None else in_ms_p:>8}")
     return rows
 
