@@ -250,7 +250,7 @@ def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
     unknown = set(spec) - {"mode", "strength", "protective", "get_up"}
     if unknown:
         raise ValueError(f"unknown motion record fields: {sorted(unknown)}")
-    mode_name = spec.get("mode", "animated")
+    mode_name = spec.get("mode", MODE_NAMES[ANIMATED])
     if mode_name not in RECORD_MODES:
         raise ValueError(f"mode must be one of {sorted(RECORD_MODES)}, not {mode_name!r}")
     st = spec.get("strength", 1.0)

@@ -203,7 +203,7 @@ class StruckScratch:
         self.owner = np.zeros(0, dtype=np.int64)
         self.taken = False    # hits_pre took the velocities (an ANIMATED figure was stepped)
 
-    def fit(self, n: int, cap: int) -> None:
+    def fit(self, n: int) -> None:
         if self.v0.shape[0] < n:
             self.v0 = np.zeros((max(n, 2 * self.v0.shape[0]), 3))
             self.owner = np.zeros(self.v0.shape[0], dtype=np.int64)

@@ -164,7 +164,7 @@ class Service:
         0 by ``motion_step``)."""
         from . import _step
         w = self.engine.physics
-        self.struck.fit(w.n, self.cap)
+        self.struck.fit(w.n)
         if self.dressed:
             self.rigs.update(self)
             _step.read_rigs(want, self.n, self.ff, self.fi, self.pbf, self.pbi, PARENT, w.ji,
