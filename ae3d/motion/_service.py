@@ -185,9 +185,10 @@ class Service:
                                 w.bf, w.bi, w.ji, w.mi, w.mf, w.nm, scan, sc.v0,
                                 sc.owner[: w.n])
         if count:
-            _hits.struck_rows(self, [f for f in range(self.n)
-                                     if self.fi[f, L.F_STRUCK_BONE] >= 0
-                                     and np.isfinite(self.ff[f, L.F_STRUCK_J])])
+            n = self.n
+            rows = np.nonzero((self.fi[:n, L.F_STRUCK_BONE] >= 0)
+                              & np.isfinite(self.ff[:n, L.F_STRUCK_J]))[0]
+            _hits.struck_rows(self, [int(f) for f in rows])
 
     def pose(self, want: int, dt: float, lo: int = 0, hi: int | None = None) -> None:
         """The pose phase of rows lo..hi stepped with ``want`` (-1: any): the pose drawn, with
