@@ -80,7 +80,7 @@ class BalanceSettings:
 
 
 # ------------------------------------------------------------------------------ the verbs
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lean_of(bf, s, ux, uy, uz, arx, ary, arz, arw):
     """rad between the pelvis body's up and the animation pelvis's up (both world)."""
     q0, q1, q2, q3 = bf[s, B_QUAT], bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3]
@@ -93,7 +93,7 @@ def lean_of(bf, s, ux, uy, uz, arx, ary, arz, arw):
     return math.atan2(math.sqrt(cx * cx + cy * cy + cz * cz), d)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local, bf, af, si):
     """Before the physics step, figure f's balance: its lean now, the upright anchor's axis and
     cap, the heading hold's heading and cap. Returns True when the upright cap changed."""
@@ -155,7 +155,7 @@ def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def balance_post(f, powered, ff, fi, pbi, prm, up_local, bf):
     """After the physics step, figure f's lean from its pose (rad), the most it has leant, and
     whether a POWERED figure is falling (past fall_lean; caught again under caught_lean)."""

@@ -115,7 +115,7 @@ def hits_pre(bf, bi, n, dt, out):
                 out[i, c] = bf[i, B_V + c]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def hits_post(f, ff, fi, pbi, owner):
     """After the physics step, figure f (live, stepped): no strike yet; an ANIMATED figure's
     bodies marked as its own in ``owner`` (world body count) for ``hits_scan``."""

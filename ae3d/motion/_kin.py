@@ -88,7 +88,7 @@ def place_child(jf, j, a, b, lx, ly, lz, lw, out_p, out_q):
     out_q[b, 3] = bw
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def anim_bodies(f, nb, parent, ff, pbf, pbi, jf, out_p, out_q):
     """Forward kinematics of figure f's animation in body space: the pelvis at its F_ANIM_POS,
     F_ANIM_ROT, every other body turned by its target relative rotation (PB_TARGET, qparent^-1
@@ -105,7 +105,7 @@ def anim_bodies(f, nb, parent, ff, pbf, pbi, jf, out_p, out_q):
                     pbf[f, b, PB_TARGET + 2], pbf[f, b, PB_TARGET + 3], out_p, out_q)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relative_from_world(nb, parent, q, out):
     """out[0] = q[0]; out[b] = q[parent]^-1 q[b] (w >= 0) for the other bones."""
     for c in range(4):
@@ -121,7 +121,7 @@ def relative_from_world(nb, parent, q, out):
         out[b, 3] = w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def body_pose_local(bf, ji, nb, parent, bodies, out_q, out_t):
     """The bodies' pose as the motion module draws it: out_q[0] the pelvis's world rotation,
     out_q[b] each bone's rotation relative to its parent's body (qparent^-1 qbone, w >= 0);
@@ -148,7 +148,7 @@ def body_pose_local(bf, ji, nb, parent, bodies, out_q, out_t):
         out_q[b, 3] = qw
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def local_to_world(nb, parent, joints, jf, loc_q, loc_t, out_p, out_q):
     """World poses (m, quats) of the bodies from a local pose as ``body_pose_local`` writes it,
     placed through the joints' points from the pelvis out."""

@@ -79,7 +79,7 @@ def from_animation(mode):
     return mode == ANIMATED or mode == L.GETTING_UP or mode == L.ACTING
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def modes_pre(f, dt, nb, animated, ff, fi, pbf, pbi, prm, parent, jf, af, scratch_p, scratch_q):
     """Before the physics step, an ANIMATED figure's (``animated``) follow anchors: their targets
     the animation's bodies in the world, with the velocities that carry them there over ``dt``.

@@ -76,7 +76,7 @@ class MusclesSettings:
 
 
 # ------------------------------------------------------------------------------ the verb
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
     """Before the physics step, figure f's muscles: the blows' shares recover, and every joint
     gets the animation's pose as its target, its motor's budget (POWERED) and its spring

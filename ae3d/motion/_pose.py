@@ -159,7 +159,7 @@ class DressedRigs:
 
 
 # ------------------------------------------------------------------------------ blends
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def offset_size(shown_q, shown_t, body_q, body_t, out_a, out_d):
     """Per bone, the angle (rad) and distance (m) between the pose shown and the bodies' pose:
     the offset that fades over a hand-over into POWERED (#581)."""
@@ -173,7 +173,7 @@ def offset_size(shown_q, shown_t, body_q, body_t, out_a, out_d):
         out_d[b] = math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fade_offset(body_q, body_t, drawn_q, drawn_t, off_a, off_d, remaining):
     """Draw the bodies' pose plus what is left of the offset (#581, #665), in place in drawn.
 
@@ -214,7 +214,7 @@ def fade_offset(body_q, body_t, drawn_q, drawn_t, off_a, off_d, remaining):
         drawn_t[b, 2] = body_t[b, 2] + dz * k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blend_pose(from_q, from_t, to_q, to_t, s, out_q, out_t):
     """out = from slerped toward to by s (0..1), per bone; translations lerped."""
     for b in range(from_q.shape[0]):
@@ -234,7 +234,7 @@ def blend_pose(from_q, from_t, to_q, to_t, s, out_q, out_t):
 
 
 # ------------------------------------------------------------------------------ the rig
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sync_rig(rt, rq, rs, wt, wq, at, aq, as_):
     """Take whatever the animation wrote to the rig since the bodies last did, bone by bone,
     translation and rotation apart (a clip that keys a bone's rotation leaves its translation as
@@ -259,7 +259,7 @@ def sync_rig(rt, rq, rs, wt, wq, at, aq, as_):
             as_[i, c] = rs[i, c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mark_written(rt, rq, wt, wq, body_of):
     """The rig's dressed bones hold what the motion drew (not the animation): remember it."""
     for i in range(rt.shape[0]):
