@@ -35,6 +35,7 @@ behaviour, is in README.md's "Developing".
 """
 
 from ._balance import BalanceSettings, falling, lean
+from ._fall import FallSettings, fall_way
 from ._figures import (
     active_ragdoll,
     attach,
@@ -48,6 +49,7 @@ from ._figures import (
     set_protective,
 )
 from ._hits import HitsSettings, hit
+from ._landing import LandingSettings, caught, landed, lying
 from ._layout import ACTING, ANIMATED, GETTING_UP, LIMP, POWERED
 from ._modes import ModesSettings, animation, mode, set_animation, set_mode
 from ._muscles import MusclesSettings, set_recovery, set_strength, strength
@@ -59,7 +61,7 @@ FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWER
 
 __all__ = [
     "ACTING", "ANIMATED", "FALL_LEAN", "GETTING_UP", "LIMP", "POWERED", "BalanceSettings",
-    "HitsSettings", "ModesSettings", "Motion", "MusclesSettings", "Settings", "active_ragdoll",
+    "FallSettings", "HitsSettings", "LandingSettings", "caught", "fall_way", "landed", "lying", "ModesSettings", "Motion", "MusclesSettings", "Settings", "active_ragdoll",
     "animation", "attach", "drawn_pose", "falling", "from_record", "hit", "lean", "mode",
     "motion_of", "motion_step", "on_figure", "on_skeleton", "pose", "record", "set_animation",
     "set_get_up", "set_mode", "set_protective", "set_recovery", "set_settings", "set_strength",

@@ -33,10 +33,12 @@ from ._layout import (
     F_FALLING,
     F_HEADING,
     F_LEAN,
+    F_LAND,
     F_LETGO,
     F_MAX_LEAN,
     F_STRENGTH,
     F_UPRIGHT,
+    LAND_DOWN,
     PB_BODY,
     S_BALANCE_TORQUE,
     S_CAUGHT_LEAN,
@@ -119,6 +121,9 @@ def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local
         ff[f, F_LETGO] = max(0.0, ff[f, F_LETGO] - dt)
     if fi[f, F_FALLING] != 0:
         up_cap = brake
+    if fi[f, F_LAND] == LAND_DOWN:
+        # landed (_landing.py): the balance lets go (an anchor at nothing applies nothing)
+        up_cap = 0.0
     head_cap = (prm[S_HEADING_TORQUE] * s
                 if (powered and on_soles and ff[f, F_LEAN] < prm[S_FALL_LEAN]) else 0.0)
     changed = False

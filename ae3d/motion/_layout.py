@@ -51,7 +51,12 @@ F_RIG_BLEND_T = 14 # s into the rig's hand-over blend (F_RIG_BLEND)
 F_GET_UP = 15      # s lain still before getting up by itself (0: never)
 # owner _hits.py
 F_STRUCK_J = 16    # N·s: the strongest strike by a body this step (F_STRUCK_BONE >= 0)
-FF_COUNT = 17
+# owner _fall.py
+F_FALL_DIR = 17    # 17..19 the way of the fall: the pelvis's up over the ground, unit (world)
+# owner _landing.py
+F_HOLD = 20        # share of each budget the held shape is kept on (0: no shape held)
+F_STILL_T = 21     # s the trunk (pelvis and chest) has been still (slower than still_speed)
+FF_COUNT = 22
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -79,7 +84,19 @@ F_RIG_BONES = 16   # the rig's bone count (rows of rbf in use)
 F_PROTECTIVE = 17  # 1: a falling figure protects itself (the protective fall is a later slice)
 # owner _hits.py
 F_STRUCK_BONE = 18 # the bone struck hardest by a body this step (-1: none)
-FI_COUNT = 19
+# owner _fall.py
+F_AIMED = 19       # 1 while the protective fall's aims are set on the joints
+# owner _landing.py
+F_LAND = 20        # LAND_NONE, LAND_DOWN (landed, 40 %), LAND_CAUGHT (full strength, balanced)
+F_LAND_N = 21      # steps the landing's lean and pelvis have held
+F_LYING = 22       # 1: landed and still (lying(body))
+F_SHAPE_NEW = 23   # 1: the shape to hold is taken at the next pre_step (landed this step)
+FI_COUNT = 24
+
+# the landing's states (F_LAND)
+LAND_NONE = 0
+LAND_DOWN = 1      # down: the reach stopped, the balance let go, the shape held on 40 %
+LAND_CAUGHT = 2    # caught on hands and knees or sitting: the shape held at full, balance kept
 
 # the hand-overs' blends (F_BLEND, F_RIG_BLEND)
 BLEND_NONE = 0
@@ -102,7 +119,9 @@ PB_OFF_A = 21      # rad: the fading offset's angle at the hand-over (BLEND_FADE
 PB_OFF_D = 22      # m: its distance
 PB_FROM_Q = 23     # 23..26 the pose blended from (BLEND_TO_ANIMATION)
 PB_FROM_T = 27     # 27..29
-PBF_COUNT = 30
+# owner _landing.py
+PB_HELD_Q = 30     # 30..33 the shape held once landed: the joint's body-relative rotation
+PBF_COUNT = 34
 
 # ---------------------------------------------------------------- per bone: int64 (cap, MAXB, ..)
 # owner _service.py
@@ -144,4 +163,20 @@ S_HIT_SPEED = 12       # m/s
 S_HIT_CAP = 13         # share
 S_BLOW_OVERCOMES = 14  # m/s
 S_STRUCK_SPEED = 15    # m/s
-PRM_COUNT = 16
+# owner _fall.py
+S_REACH_DOWN = 16      # share: the reach's downward part against 1 along the fall
+S_REACH_OUT = 17       # share: its part out to the arm's side
+S_TUCK = 18            # rad: the head turned away from the fall
+S_KNEE_GIVE = 19       # rad: the knees toward their bend
+S_SPINE_BEND = 20      # rad: each spine joint away from a fall backwards
+S_BACKWARDS = 21       # cosine: the fall is backwards when its way . the figure's back > this
+# owner _landing.py
+S_LAND_LEAN = 22       # rad
+S_LAND_DROP = 23       # m
+S_LAND_STEPS = 24      # steps
+S_HOLD_SHARE = 25      # share
+S_HOLD_BRAKE = 26      # rad
+S_STILL_SPEED = 27     # m/s
+S_LIE_STEPS = 28       # steps
+S_CAUGHT_STILL = 29    # s
+PRM_COUNT = 30

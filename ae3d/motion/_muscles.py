@@ -3,7 +3,8 @@
 A joint's muscle is its motor: POWERED, a pose drive toward the animation's pose (the physics
 kernel asks it for the relative angular velocity that closes the gap in ``drive_time``, capped at
 ``drive_max_w``) within its budget, full budget x figure strength x (1 - the share a blow took).
-ANIMATED, the motor is off and the joint's spring (the ragdoll's ``a`` Hz, critically damped)
+A landed figure's motors hold the shape it landed in instead (``_landing.py``'s ``F_HOLD`` and
+``PB_HELD_Q``), on that share of the budget, braking near it. ANIMATED, the motor is off and the joint's spring (the ragdoll's ``a`` Hz, critically damped)
 pulls toward the pose instead: a spring's stiffness is relative to two small inertias and sags,
 so it is no muscle (spec "A joint's muscle is its motor"). LIMP: neither; joint friction only.
 
@@ -42,16 +43,19 @@ from ae3d.physics._layout import (
 from . import _checks
 from ._kin import qnorm
 from ._layout import (
+    F_HOLD,
     F_RECOVERY,
     F_SPRING_HZ,
     F_STRENGTH,
     PB_FULL,
+    PB_HELD_Q,
     PB_JOINT,
     PB_LOSS,
     PB_LRATE,
     PB_TARGET,
     S_DRIVE_MAX_W,
     S_DRIVE_TIME,
+    S_HOLD_BRAKE,
     S_RECOVERY,
 )
 from ._service import Motion, bone_of, check, service
@@ -93,11 +97,17 @@ def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
     s = ff[f, F_STRENGTH]
     drive_time = prm[S_DRIVE_TIME]
     drive_max_w = prm[S_DRIVE_MAX_W]
+    # a landed figure holds the shape it landed in (_landing.py): on F_HOLD of each budget,
+    # braking within the hold's brake of it rather than chasing it
+    hold = ff[f, F_HOLD] if powered else 0.0
+    src = PB_HELD_Q if hold > 0.0 else PB_TARGET
+    share = hold if hold > 0.0 else 1.0
+    band = prm[S_HOLD_BRAKE] if hold > 0.0 else 0.0
     changed = False
     for b in range(1, nb):
         j = pbi[f, b, PB_JOINT]
-        x, y, z, w = qnorm(pbf[f, b, PB_TARGET], pbf[f, b, PB_TARGET + 1],
-                           pbf[f, b, PB_TARGET + 2], pbf[f, b, PB_TARGET + 3])
+        x, y, z, w = qnorm(pbf[f, b, src], pbf[f, b, src + 1],
+                           pbf[f, b, src + 2], pbf[f, b, src + 3])
         d = (abs(jf[j, J_TARGET] - x) + abs(jf[j, J_TARGET + 1] - y)
              + abs(jf[j, J_TARGET + 2] - z) + abs(jf[j, J_TARGET + 3] - w))
         if d > 1e-9:
@@ -106,7 +116,8 @@ def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
         jf[j, J_TARGET + 1] = y
         jf[j, J_TARGET + 2] = z
         jf[j, J_TARGET + 3] = w
-        budget = pbf[f, b, PB_FULL] * s * (1.0 - pbf[f, b, PB_LOSS]) if powered else 0.0
+        budget = (pbf[f, b, PB_FULL] * s * (1.0 - pbf[f, b, PB_LOSS]) * share
+                  if powered else 0.0)
         if budget != jf[j, J_MOTOR_MAX]:
             changed = True
             if budget == 0.0:
@@ -116,7 +127,7 @@ def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
         jf[j, J_MOTOR_MAX] = budget
         jf[j, J_DRIVE_TIME] = drive_time
         jf[j, J_DRIVE_MAX_W] = drive_max_w
-        jf[j, J_DEADBAND] = 0.0
+        jf[j, J_DEADBAND] = band
         if ji[j, J_DRIVE] != DRIVE_AIM:
             ji[j, J_DRIVE] = DRIVE_POSE
         hz = ff[f, F_SPRING_HZ] if animated else 0.0

@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 
 from ._balance import BalanceSettings
+from ._fall import FallSettings
 from ._hits import HitsSettings
+from ._landing import LandingSettings
 from ._layout import PRM_COUNT
 from ._modes import ModesSettings
 from ._muscles import MusclesSettings
@@ -31,6 +33,8 @@ class Settings:
     muscles: MusclesSettings = field(default_factory=MusclesSettings)
     balance: BalanceSettings = field(default_factory=BalanceSettings)
     hits: HitsSettings = field(default_factory=HitsSettings)
+    fall: FallSettings = field(default_factory=FallSettings)
+    landing: LandingSettings = field(default_factory=LandingSettings)
 
 
 DEFAULT = Settings()

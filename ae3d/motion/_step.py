@@ -14,12 +14,16 @@ parked):
 pre_step (before the physics step)
   0. hits_pre      the bodies' velocities as the step starts (once, while an ANIMATED figure is
                    stepped: the struck scan reads them)                             _hits.py
-  1. muscles_pre   the blows' shares recover; every joint's target, budget (POWERED) and
-                   spring (ANIMATED, GETTING_UP, ACTING)                            _muscles.py
-  2. balance_pre   the lean; the upright anchor's cap (let go, the fall's brake) and the
-                   heading hold                                                     _balance.py
-  3. modes_pre     ANIMATED...: the follow anchors' targets and velocities          _modes.py
-  4. the figure woken where anything changed
+  1. landing_pre   POWERED and falling: landed, caught, lying or falling again (from the
+                   state the last step left); the shape to hold taken               _landing.py
+  2. muscles_pre   the blows' shares recover; every joint's target, budget (POWERED) and
+                   spring (ANIMATED, GETTING_UP, ACTING); a landed figure's held shape _muscles.py
+  3. balance_pre   the lean; the upright anchor's cap (let go, the fall's assist, landed
+                   let go) and the heading hold                                     _balance.py
+  4. fall_pre      POWERED, protective, falling, not landed: the reach, tuck, knees and
+                   spine as aims (after the muscles' targets); else the aims cleared _fall.py
+  5. modes_pre     ANIMATED...: the follow anchors' targets and velocities          _modes.py
+  6. the figure woken where anything changed
 post_step (after it)
   1. hits_post     an ANIMATED figure's bodies marked for the struck scan           _hits.py
   2. balance_post  the lean, the most leant, falling                                _balance.py
@@ -44,7 +48,9 @@ from ae3d.physics._kernels_sleep import wake_island
 from ae3d.physics._layout import B_AWAKE, B_PARKED, B_SLEEP_TIME, J_OWNER
 
 from ._balance import balance_post, balance_pre
+from ._fall import fall_pre
 from ._hits import hits_post, hits_pre, hits_scan
+from ._landing import landing_pre
 from ._layout import (
     ANIMATED,
     F_ALIVE,
@@ -112,9 +118,12 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
         mode = fi[f, F_MODE]
         powered = mode == POWERED
         animated = from_animation(mode)
-        changed = muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji)
+        changed = landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji)
+        changed = muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji) or changed
         changed = balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local,
                               bf, af, si) or changed
+        changed = fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf,
+                           ji) or changed
         changed = modes_pre(f, dt, nb, animated, ff, fi, pbf, pbi, prm, parent, jf, af,
                             scratch_p, scratch_q) or changed
         if changed:

@@ -1,0 +1,268 @@
+"""The protective fall (spec "A POWERED figure that leans more than 0.35 rad (20°) from its pose is
+falling"): while a protective POWERED figure falls and has not landed, its joints are aimed
+(``physics.ragdoll_aim``'s drive, written here straight into the joints' table):
+
+- the reach: each arm, upper arm and forearm, straight toward where it is falling, ``reach_down``
+  down to 1 along the fall and ``reach_out`` out to its own side, so the hands land apart;
+- the tuck: the head turned ``tuck`` rad away from the fall from where the chest carries it;
+- the knees: ``knee_give`` rad toward their bend from the animation's pose;
+- the spine: falling toward its back, each of its two joints ``spine_bend`` rad away from the fall
+  from its parent (the back rounds, the chin tucks); forwards or sideways, the same bend once the
+  figure is past level, which face down arches the back and lifts the chest and head.
+
+The way of the fall is read in the world: the pelvis body's up (the figure's ``up_local``, not a
+body axis guessed) over the ground. Each arm's reach axis is its own: the bone's own direction
+from its joint (``-J_PB``, the joint's point on the bone), so a rig whose arms lie along other
+local axes reaches the same way (the spec's second fault). Caught (``balance_post`` drops
+``F_FALLING``), landed (``_landing.py``), not protective or not POWERED: the aims are cleared, the
+bones handed back to their targets.
+
+Columns: ``F_FALL_DIR``, ``F_AIMED``. Settings: ``FallSettings``. Verb: ``fall_pre``. Units: rad.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ae3d import human
+from ae3d.physics._layout import (
+    B_POS,
+    B_QUAT,
+    DRIVE_AIM,
+    DRIVE_POSE,
+    J_AIM,
+    J_BODY_A,
+    J_BODY_B,
+    J_DRIVE,
+    J_PB,
+    J_QB,
+    J_TARGET,
+    J_TWIST_HI,
+    J_TWIST_LO,
+)
+
+from ._kin import qmul, qnorm, qrot
+from ._layout import (
+    F_AIMED,
+    F_FALL_DIR,
+    F_FALLING,
+    F_LAND,
+    F_LEAN,
+    F_PROTECTIVE,
+    LAND_NONE,
+    PB_BODY,
+    PB_JOINT,
+    S_BACKWARDS,
+    S_KNEE_GIVE,
+    S_REACH_DOWN,
+    S_REACH_OUT,
+    S_SPINE_BEND,
+    S_TUCK,
+)
+from ._service import Motion, check, service
+
+_PELVIS = human.BONE_PELVIS
+_SPINE1 = human.BONE_SPINE_01
+_CHEST = human.BONE_SPINE_03
+_NECK = human.BONE_NECK
+_ARMS = ((human.BONE_UPPERARM_L, human.BONE_LOWERARM_L),
+         (human.BONE_UPPERARM_R, human.BONE_LOWERARM_R))
+_KNEES = (human.BONE_CALF_L, human.BONE_CALF_R)
+
+
+@dataclass(frozen=True)
+class FallSettings:
+    """The protective fall's tuned constants (packed into the parameter row by
+    ``_settings.pack``)."""
+
+    reach_down: float = 0.7
+    """share: the reach's downward part against 1 along the fall (spec: "0.7 down to 1 along the
+    fall"; straight arms, which take the landing through their joints)."""
+    reach_out: float = 0.3
+    """share: the reach's part out to each arm's own side, so the hands land apart (spec "a little
+    out to each side")."""
+    tuck: float = 0.8
+    """rad: the head turned away from the fall, from where the chest carries it (spec: 0.8)."""
+    knee_give: float = 0.45
+    """rad: the knees toward their bend (spec #578: 0.45; a deeper one caught fewer falls)."""
+    spine_bend: float = 0.5
+    """rad: each of the spine's two joints away from the fall: backwards from the first lean,
+    forwards and sideways once past level (spec: 0.5)."""
+    backwards: float = 0.5
+    """cosine: a fall is toward the figure's back when its way against the pelvis's forward over
+    the ground is below minus this (60 degrees either side of straight back)."""
+
+    def pack(self, row: np.ndarray) -> None:
+        row[S_REACH_DOWN] = self.reach_down
+        row[S_REACH_OUT] = self.reach_out
+        row[S_TUCK] = self.tuck
+        row[S_KNEE_GIVE] = self.knee_give
+        row[S_SPINE_BEND] = self.spine_bend
+        row[S_BACKWARDS] = self.backwards
+
+
+# ------------------------------------------------------------------------------ the verbs
+@njit(cache=True, _nrt=False)
+def _q(bf, s):
+    return bf[s, B_QUAT], bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3]
+
+
+@njit(cache=True, _nrt=False)
+def _aim(jf, ji, j, x, y, z, w):
+    x, y, z, w = qnorm(x, y, z, w)
+    jf[j, J_AIM] = x
+    jf[j, J_AIM + 1] = y
+    jf[j, J_AIM + 2] = z
+    jf[j, J_AIM + 3] = w
+    ji[j, J_DRIVE] = DRIVE_AIM
+
+
+@njit(cache=True, _nrt=False)
+def clear_aims(f, nb, pbi, ji):
+    """Every bone of figure f aimed is handed back to its target (``ragdoll_clear_aims``)."""
+    for b in range(1, nb):
+        j = pbi[f, b, PB_JOINT]
+        if ji[j, J_DRIVE] == DRIVE_AIM:
+            ji[j, J_DRIVE] = DRIVE_POSE
+
+
+@njit(cache=True, _nrt=False)
+def _along(bf, jf, ji, j, dx, dy, dz):
+    """Aim joint j's bone straight along the world direction d (unit), from its rotation now:
+    the shortest turn taking the bone's own direction from its joint onto d."""
+    b = ji[j, J_BODY_B]
+    qx, qy, qz, qw = _q(bf, b)
+    lx, ly, lz = -jf[j, J_PB], -jf[j, J_PB + 1], -jf[j, J_PB + 2]
+    n = math.sqrt(lx * lx + ly * ly + lz * lz)
+    if n < 1e-9:
+        return
+    ax, ay, az = qrot(qx, qy, qz, qw, lx / n, ly / n, lz / n)
+    c = ax * dx + ay * dy + az * dz
+    cx, cy, cz = ay * dz - az * dy, az * dx - ax * dz, ax * dy - ay * dx
+    if c < -0.999999:
+        # opposite: half a turn about any axis across the bone
+        cx, cy, cz = -ay, ax, 0.0
+        if cx * cx + cy * cy < 1e-12:
+            cx, cy, cz = 0.0, -az, ay
+        rx, ry, rz, rw = qnorm(cx, cy, cz, 0.0)
+    else:
+        rx, ry, rz, rw = qnorm(cx, cy, cz, 1.0 + c)
+    x, y, z, w = qmul(rx, ry, rz, rw, qx, qy, qz, qw)
+    _aim(jf, ji, j, x, y, z, w)
+
+
+@njit(cache=True, _nrt=False)
+def _turned_from_parent(bf, jf, ji, j, kx, kz, angle):
+    """Aim joint j's bone at its target from where its parent is now, turned ``angle`` rad about
+    the world's horizontal axis (kx, 0, kz)."""
+    a = ji[j, J_BODY_A]
+    px, py, pz, pw = _q(bf, a)
+    tx, ty, tz, tw = qmul(px, py, pz, pw, jf[j, J_TARGET], jf[j, J_TARGET + 1],
+                          jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
+    s = math.sin(0.5 * angle)
+    x, y, z, w = qmul(kx * s, 0.0, kz * s, math.cos(0.5 * angle), tx, ty, tz, tw)
+    _aim(jf, ji, j, x, y, z, w)
+
+
+@njit(cache=True, _nrt=False)
+def _knee(bf, jf, ji, j, give):
+    """Aim a hinge (the knee) ``give`` rad toward its bend (the side of its range with the more
+    room) from its target, its parent where it is now."""
+    a = ji[j, J_BODY_A]
+    px, py, pz, pw = _q(bf, a)
+    g = give if jf[j, J_TWIST_HI] >= -jf[j, J_TWIST_LO] else -give
+    # target * frameB * Rx(g) * frameB^-1: the child turned g about the hinge's axis
+    fx, fy, fz, fw = jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]
+    s = math.sin(0.5 * g)
+    rx, ry, rz, rw = qmul(fx, fy, fz, fw, s, 0.0, 0.0, math.cos(0.5 * g))
+    rx, ry, rz, rw = qmul(rx, ry, rz, rw, -fx, -fy, -fz, fw)
+    tx, ty, tz, tw = qmul(jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2],
+                          jf[j, J_TARGET + 3], rx, ry, rz, rw)
+    x, y, z, w = qmul(px, py, pz, pw, tx, ty, tz, tw)
+    _aim(jf, ji, j, x, y, z, w)
+
+
+@njit(cache=True, _nrt=False)
+def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
+    """Before the physics step (after the muscles have set the joints' targets), figure f's
+    protective fall: while it is POWERED, protective, falling and not landed, the way of the
+    fall and the reach, tuck, knees and spine as aims; else its aims cleared. Returns True when
+    an aim was set or cleared (the figure is woken)."""
+    active = (powered and fi[f, F_PROTECTIVE] != 0 and fi[f, F_FALLING] != 0
+              and fi[f, F_LAND] == LAND_NONE)
+    if not active:
+        if fi[f, F_AIMED] != 0:
+            clear_aims(f, nb, pbi, ji)
+            fi[f, F_AIMED] = 0
+            return True
+        return False
+    pel = pbi[f, _PELVIS, PB_BODY]
+    qx, qy, qz, qw = _q(bf, pel)
+    # the way of the fall: the pelvis's up over the ground (kept while it stands near upright)
+    ux, uy, uz = qrot(qx, qy, qz, qw, up_local[0], up_local[1], up_local[2])
+    h = math.sqrt(ux * ux + uz * uz)
+    if h > 0.1 or fi[f, F_AIMED] == 0:
+        if h < 1e-9:
+            ux, uz, h = 0.0, -1.0, 1.0
+        ff[f, F_FALL_DIR] = ux / h
+        ff[f, F_FALL_DIR + 1] = 0.0
+        ff[f, F_FALL_DIR + 2] = uz / h
+    dx, dz = ff[f, F_FALL_DIR], ff[f, F_FALL_DIR + 2]
+    # the axis a turn toward the fall is about: up x d (a turn by -angle is away from the fall)
+    kx, kz = dz, -dx
+    fi[f, F_AIMED] = 1
+    # the reach: each arm straight toward the fall, down and out to its own side
+    down = prm[S_REACH_DOWN]
+    out = prm[S_REACH_OUT]
+    chest = pbi[f, _CHEST, PB_BODY]
+    for k in range(2):
+        up_b = _ARMS[k][0]
+        lo_b = _ARMS[k][1]
+        if lo_b >= nb:
+            continue
+        ju = pbi[f, up_b, PB_JOINT]
+        jl = pbi[f, lo_b, PB_JOINT]
+        su = pbi[f, up_b, PB_BODY]
+        side = ((bf[su, B_POS] - bf[chest, B_POS]) * kx
+                + (bf[su, B_POS + 2] - bf[chest, B_POS + 2]) * kz)
+        sg = 1.0 if side >= 0.0 else -1.0
+        ax = dx + sg * out * kx
+        ay = -down
+        az = dz + sg * out * kz
+        n = math.sqrt(ax * ax + ay * ay + az * az)
+        _along(bf, jf, ji, ju, ax / n, ay / n, az / n)
+        _along(bf, jf, ji, jl, ax / n, ay / n, az / n)
+    # the tuck: the head away from the fall, from where the chest carries it
+    if _NECK < nb:
+        _turned_from_parent(bf, jf, ji, pbi[f, _NECK, PB_JOINT], kx, kz, -prm[S_TUCK])
+    # the knees give toward their bend
+    for k in range(2):
+        if _KNEES[k] < nb:
+            _knee(bf, jf, ji, pbi[f, _KNEES[k], PB_JOINT], prm[S_KNEE_GIVE])
+    # the spine: away from a fall backwards from the first lean; else once past level
+    fx, fy, fz = qrot(qx, qy, qz, qw, fwd_local[0], fwd_local[1], fwd_local[2])
+    fh = math.sqrt(fx * fx + fz * fz)
+    back = fh > 1e-9 and (fx * dx + fz * dz) / fh < -prm[S_BACKWARDS]
+    if back or ff[f, F_LEAN] > 0.5 * math.pi:
+        for b in (_SPINE1, _CHEST):
+            if b < nb:
+                _turned_from_parent(bf, jf, ji, pbi[f, b, PB_JOINT], kx, kz,
+                                    -prm[S_SPINE_BEND])
+    else:
+        for b in (_SPINE1, _CHEST):
+            j = pbi[f, b, PB_JOINT]
+            if b < nb and ji[j, J_DRIVE] == DRIVE_AIM:
+                ji[j, J_DRIVE] = DRIVE_POSE
+    return True
+
+
+# ------------------------------------------------------------------------------ the façade
+def fall_way(body: Motion) -> tuple[float, float, float]:
+    """The way the figure falls (or fell last), a unit vector over the ground (world)."""
+    m = check(body)
+    r = service(m.engine).ff[m.slot, F_FALL_DIR:F_FALL_DIR + 3]
+    return float(r[0]), float(r[1]), float(r[2])
