@@ -36,12 +36,14 @@ from ._layout import (
     F_LAND,
     F_LETGO,
     F_MAX_LEAN,
+    F_PROTECTIVE,
     F_STRENGTH,
     F_UPRIGHT,
     LAND_DOWN,
     PB_BODY,
     S_BALANCE_TORQUE,
     S_CAUGHT_LEAN,
+    S_FALL_ASSIST,
     S_FALL_BRAKE,
     S_FALL_LEAN,
     S_HEADING_TORQUE,
@@ -120,7 +122,10 @@ def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local
         up_cap = brake + (up_cap - brake) * ff[f, F_LETGO] / prm[S_LETGO_TIME]
         ff[f, F_LETGO] = max(0.0, ff[f, F_LETGO] - dt)
     if fi[f, F_FALLING] != 0:
-        up_cap = brake
+        # a protective figure's balance works against the fall until it is down (_fall.py's
+        # assist); an unprotected one keeps only the brake
+        up_cap = (prm[S_FALL_ASSIST] * prm[S_BALANCE_TORQUE] * s if fi[f, F_PROTECTIVE] != 0
+                  else brake)
     if fi[f, F_LAND] == LAND_DOWN:
         # landed (_landing.py): the balance lets go (an anchor at nothing applies nothing)
         up_cap = 0.0

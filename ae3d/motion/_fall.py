@@ -57,6 +57,7 @@ from ._layout import (
     PB_BODY,
     PB_JOINT,
     S_BACKWARDS,
+    S_FALL_ASSIST,
     S_KNEE_GIVE,
     S_REACH_DOWN,
     S_REACH_OUT,
@@ -96,7 +97,21 @@ class FallSettings:
     """cosine: a fall is toward the figure's back when its way against the pelvis's forward over
     the ground is below minus this (60 degrees either side of straight back)."""
 
+    assist: float = 0.3
+    """share of the balance's cap (the pelvis's upright anchor) a protective figure keeps while
+    it falls, until it lands (``_balance.balance_pre``; an unprotected twin keeps the fall's
+    brake, 0.3). Swept on tests/test_falls.py's ninety falls (protected head the slower
+    backwards / forwards / sideways, of 30; second head impacts; landed):
+    0: 30 / 25 / 25, 2+5+1 second impacts (the spec's plank from the hips);
+    0.3: 30 / 30 / 27, 0+0+4, all landed and still within 0.5 s;
+    0.4: 30 / 30 / 22, none; 10 backwards caught sitting;
+    0.5: 30 / 30 / 30, none, but 3 sideways pushed themselves back up on the reaching arm
+    and stood, 2 backwards and 1 forwards never landed;
+    0.8 and 1.0 (the spec's full torque): no figure lands: the 400 N·s blow is absorbed into
+    the anchor and the figure slides into a squat on its knees (the issue's finding)."""
+
     def pack(self, row: np.ndarray) -> None:
+        row[S_FALL_ASSIST] = self.assist
         row[S_REACH_DOWN] = self.reach_down
         row[S_REACH_OUT] = self.reach_out
         row[S_TUCK] = self.tuck
@@ -215,6 +230,9 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
     # the axis a turn toward the fall is about: up x d (a turn by -angle is away from the fall)
     kx, kz = dz, -dx
     fi[f, F_AIMED] = 1
+    # the pelvis's forward over the ground
+    fx, fy, fz = qrot(qx, qy, qz, qw, fwd_local[0], fwd_local[1], fwd_local[2])
+    fh = math.sqrt(fx * fx + fz * fz)
     # the reach: each arm straight toward the fall, down and out to its own side
     down = prm[S_REACH_DOWN]
     out = prm[S_REACH_OUT]
@@ -227,8 +245,9 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
         ju = pbi[f, up_b, PB_JOINT]
         jl = pbi[f, lo_b, PB_JOINT]
         su = pbi[f, up_b, PB_BODY]
-        side = ((bf[su, B_POS] - bf[chest, B_POS]) * kx
-                + (bf[su, B_POS + 2] - bf[chest, B_POS + 2]) * kz)
+        ox = bf[su, B_POS] - bf[chest, B_POS]
+        oz = bf[su, B_POS + 2] - bf[chest, B_POS + 2]
+        side = ox * kx + oz * kz
         sg = 1.0 if side >= 0.0 else -1.0
         ax = dx + sg * out * kx
         ay = -down
@@ -244,8 +263,6 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
         if _KNEES[k] < nb:
             _knee(bf, jf, ji, pbi[f, _KNEES[k], PB_JOINT], prm[S_KNEE_GIVE])
     # the spine: away from a fall backwards from the first lean; else once past level
-    fx, fy, fz = qrot(qx, qy, qz, qw, fwd_local[0], fwd_local[1], fwd_local[2])
-    fh = math.sqrt(fx * fx + fz * fz)
     back = fh > 1e-9 and (fx * dx + fz * dz) / fh < -prm[S_BACKWARDS]
     if back or ff[f, F_LEAN] > 0.5 * math.pi:
         for b in (_SPINE1, _CHEST):

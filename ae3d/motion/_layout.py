@@ -170,6 +170,7 @@ S_TUCK = 18            # rad: the head turned away from the fall
 S_KNEE_GIVE = 19       # rad: the knees toward their bend
 S_SPINE_BEND = 20      # rad: each spine joint away from a fall backwards
 S_BACKWARDS = 21       # cosine: the fall is backwards when its way . the figure's back > this
+S_FALL_ASSIST = 30     # share of the balance's cap a protective figure keeps while it falls
 # owner _landing.py
 S_LAND_LEAN = 22       # rad
 S_LAND_DROP = 23       # m
@@ -179,4 +180,4 @@ S_HOLD_BRAKE = 26      # rad
 S_STILL_SPEED = 27     # m/s
 S_LIE_STEPS = 28       # steps
 S_CAUGHT_STILL = 29    # s
-PRM_COUNT = 30
+PRM_COUNT = 31

@@ -62,6 +62,7 @@ class Falls:
     hands_first: np.ndarray = field(default=None)       # 1: a hand met the ground before the head
     landed_t: np.ndarray = field(default=None)          # s after the blow (nan: never)
     lying_t: np.ndarray = field(default=None)           # s after the blow (nan: never)
+    caught_t: np.ndarray = field(default=None)          # s after the blow caught (nan: never)
     knees45: np.ndarray = field(default=None)           # rad: the knees' bend as it leans past 45
     drop45: np.ndarray = field(default=None)            # m: the pelvis down as it leans past 45
     max_lean: np.ndarray = field(default=None)
@@ -112,6 +113,7 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
     out.hands_first = np.zeros(m, dtype=int)
     out.landed_t = np.full(m, np.nan)
     out.lying_t = np.full(m, np.nan)
+    out.caught_t = np.full(m, np.nan)
     out.knees45 = np.full(m, np.nan)
     out.drop45 = np.full(m, np.nan)
     out.max_lean = np.zeros(m)
@@ -146,6 +148,8 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
         land = sv.fi[slots, ML.F_LAND] != 0
         out.landed_t[land & np.isnan(out.landed_t)] = t
         lie = sv.fi[slots, ML.F_LYING] != 0
+        cau = sv.fi[slots, ML.F_LAND] == ML.LAND_CAUGHT
+        out.caught_t[cau & np.isnan(out.caught_t)] = t
         out.lying_t[lie & np.isnan(out.lying_t)] = t
         if (w.ji[joints[n:, 1:].reshape(-1), L.J_DRIVE] == L.DRIVE_AIM).any():
             out.aimed_twin = True
@@ -172,7 +176,8 @@ def row(f: Falls) -> dict:
     hp, ht = f.head_speed[p], f.head_speed[t]
     # a head that never met the ground is slower than any that did
     slower = int(np.sum(np.where(np.isnan(hp), True, hp < np.where(np.isnan(ht), np.inf, ht))))
-    still = f.lying_t[p] - f.landed_t[p]
+    # still: lying, or caught (its trunk still for a third of a second), after landing
+    still = np.fmin(f.lying_t[p], f.caught_t[p]) - f.landed_t[p]
     return dict(
         way=f.way, n=n, slower=slower,
         head_p=float(np.nanmean(hp)) if np.isfinite(hp).any() else 0.0,
@@ -188,6 +193,8 @@ def row(f: Falls) -> dict:
         drop=float(np.nanmean(f.drop45[p])),
         drop_twin=float(np.nanmean(f.drop45[t])),
         fell=int(f.falls[p].sum()),
+        caught=int(np.isfinite(f.caught_t[p]).sum()),
+        lying=int(np.isfinite(f.lying_t[p]).sum()),
     )
 
 
@@ -198,6 +205,6 @@ def table(rows) -> str:
     for r in rows:
         lines.append(
             f"| {r['way']} | {r['slower']} of {r['n']} | {r['head_p']:.2f} / {r['head_t']:.2f} "
-            f"m/s | {r['second']} | {r['still3']} (the slowest {r['slowest']:.2f} s) | "
+            f"m/s ({r['n'] - r['head_never']} protected heads met the ground) | {r['second']} | {r['still3']} (the slowest {r['slowest']:.2f} s) | "
             f"{r['knees']:.2f} rad |")
     return "\n".join(lines)
