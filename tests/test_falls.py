@@ -97,3 +97,78 @@ def test_twice_the_same_bits():
     a = F.run("forwards", n=2, seconds=1.5)
     b = F.run("forwards", n=2, seconds=1.5)
     assert a.digest == b.digest
+
+
+# ------------------------------------------------------------------------------ caught
+def _caught_scene(push_j: float, push_at: float = 2.5, seconds: float = 5.0):
+    """A box man felled forwards by 270 N·s at the chest (gently enough to be caught on its
+    hands and knees), pushed again from behind at ``push_at`` s by ``push_j`` N·s at the chest.
+    Returns the states (falling, landed, caught, lying) each step, and what the joints and the
+    balance held while caught."""
+    from ae3d import engine, human, motion, physics
+    from ae3d.motion import _layout as ML
+    from ae3d.physics import _layout as L
+    e = engine.Engine()
+    physics.ground(e)
+    r = physics.ragdoll(e, "caught", (0.0, 0.0, 0.0), 8.0, 8.0, 1.0)
+    b = motion.active_ragdoll(r)
+    motion.attach(e, b)
+    motion.set_mode(b, motion.POWERED)
+    e.run(seconds=F.SETTLE)
+    chest = human.BONE_SPINE_03
+    motion.hit(b, chest, physics.ragdoll_pose(r)[0][chest], (0.0, 0.0, 270.0))
+    w = e.physics
+    sv = e.services["motion"]
+    states, held = [], None
+    for k in range(int(round(seconds / F.DT))):
+        if k == int(round(push_at / F.DT)):
+            held = dict(
+                budgets=w.jf[r.joints[1:], L.J_MOTOR_MAX].copy(),
+                full=r.budgets[1:].copy(),
+                band=w.jf[r.joints[1:], L.J_DEADBAND].copy(),
+                balance=float(w.af[r.upright, L.A_TMAX]),
+                trunk=float(np.linalg.norm(w.bf[r.bodies[0], L.B_V:L.B_V + 3])),
+                hold=float(sv.ff[b.slot, ML.F_HOLD]),
+                aims=int((w.ji[r.joints[1:], L.J_DRIVE] == L.DRIVE_AIM).sum()))
+            motion.hit(b, chest, physics.ragdoll_pose(r)[0][chest], (0.0, 0.0, push_j))
+        e.frame(F.DT)
+        states.append((motion.falling(b), motion.landed(b), motion.caught(b), motion.lying(b)))
+    e.close()
+    return states, held
+
+
+@pytest.fixture(scope="module")
+def caught_scene():
+    return _caught_scene(250.0)
+
+
+def test_caught_on_hands_and_knees_holds_at_full_strength(caught_scene):
+    states, held = caught_scene
+    first = next(i for i, s in enumerate(states) if s[2])
+    print(f"caught {(first + 1) * F.DT:.2f} s after the blow; held on {held['hold']:.0%} of its "
+          f"budgets, its balance {held['balance']:.0f} N·m, trunk {held['trunk']:.3f} m/s")
+    assert held["hold"] == 1.0
+    assert np.allclose(held["budgets"], held["full"])
+    assert np.allclose(held["band"], 0.02)
+    assert held["balance"] > 0.0          # its balance kept
+    assert held["aims"] == 0
+    assert held["trunk"] < 0.3
+    assert all(s[2] for s in states[first:int(round(2.5 / F.DT))])
+
+
+def test_caught_pushed_again_falls_again(caught_scene):
+    states, _ = caught_scene
+    k = int(round(2.5 / F.DT))
+    # the push moves its trunk: the shape is let go and it falls again (not landed, reaching)
+    assert any(s[0] and not s[1] for s in states[k:k + 30])
+
+
+@pytest.mark.xfail(strict=True, reason="measured: pushed from behind at 250 N·s (and at 400) the "
+                   "caught figure, propped on straight arms with its knees down (lean 1.17 rad, "
+                   "under the landing's 1.2), is caught again 0.65 s later rather than tipping "
+                   "onto its face")
+def test_caught_pushed_again_tips_lands_and_lies(caught_scene):
+    states, _ = caught_scene
+    k = int(round(2.5 / F.DT))
+    assert any(s[1] and not s[2] for s in states[k:])
+    assert states[-1][3]

@@ -60,6 +60,7 @@ class Falls:
     head_speed: np.ndarray = field(default=None)       # m/s at first head contact (nan: never)
     head_impacts: np.ndarray = field(default=None)      # times the head met the ground
     hands_first: np.ndarray = field(default=None)       # 1: a hand met the ground before the head
+    hands_t: np.ndarray = field(default=None)           # s after the blow a hand met the ground
     landed_t: np.ndarray = field(default=None)          # s after the blow (nan: never)
     lying_t: np.ndarray = field(default=None)           # s after the blow (nan: never)
     caught_t: np.ndarray = field(default=None)          # s after the blow caught (nan: never)
@@ -112,6 +113,7 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
     out.head_impacts = np.zeros(m, dtype=int)
     out.hands_first = np.zeros(m, dtype=int)
     out.landed_t = np.full(m, np.nan)
+    out.hands_t = np.full(m, np.nan)
     out.lying_t = np.full(m, np.nan)
     out.caught_t = np.full(m, np.nan)
     out.knees45 = np.full(m, np.nan)
@@ -129,6 +131,7 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
         hy, hv = _low(w.bf, head)
         ny, _ = _low(w.bf, hands.reshape(-1))
         hand_down |= (ny.reshape(m, 2) < TOUCH).any(axis=1)
+        out.hands_t[hand_down & np.isnan(out.hands_t)] = (i + 1) * DT
         meet = hy < TOUCH
         first = meet & np.isnan(out.head_speed)
         out.head_speed[first] = np.linalg.norm(hv[first], axis=1)
