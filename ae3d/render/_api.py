@@ -318,8 +318,10 @@ def record(e, path: str | os.PathLike, seconds: float, fps: int = 30, width: int
            on_frame: Callable[[np.ndarray], None] | None = None, quality: str = "auto") -> int:
     """Run the engine for ``seconds`` at ``fps`` (30 or 60) frames a second, one
     ``Engine.frame(1/fps)`` per video frame, writing an H.264 MP4 to ``path``. The frame size
-    must be divisible by 16. A tqdm bar shows progress when stderr is a terminal (``progress``
-    forces it on or off). Returns the frames written."""
+    must be divisible by 16. Encoding (x264 ``veryfast``) runs on a thread of its own. A tqdm
+    bar on stderr (frames done, the fps they are written at) shows once the render has taken a
+    second (``progress``: False hides it, True shows it at once). ``quality``, ``samples``: as
+    ``renderer``. Returns the frames written."""
     from ._output import check_video_size
     from ._output import record as _record
 

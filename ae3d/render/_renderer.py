@@ -420,9 +420,9 @@ class Renderer:
             inst["tint"][:, 3] = h.phase[:n]
             inst["id"] = h.id_base + np.arange(n, dtype=np.uint32)
             hdraws.append((hg, h, inst, _bank_radius(h)))
-        for key in [k for k in self.hordes if k not in live]:
-            self.hordes.pop(key).release()
-            self.horde_objs.pop(key, None)
+        for hkey in [k for k in self.hordes if k not in live]:
+            self.hordes.pop(hkey).release()
+            self.horde_objs.pop(hkey, None)
         # bodies
         solid, overlay = self._body_instances(scene)
         # the shadow map: always in high; in low only when something real casts into it
@@ -573,7 +573,7 @@ class Renderer:
             self._set(prog, "u_line_color", tuple(scene.ground_line_color))
             if "u_grid" in prog:
                 self._grid_texture(scene).use(2)
-                prog["u_grid"].value = 2
+                self._set(prog, "u_grid", 2)
             ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
             self._quad_vao(prog).render()
             ctx.enable(moderngl.CULL_FACE)
