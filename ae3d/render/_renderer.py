@@ -35,7 +35,7 @@ _SHAPE_INST_DTYPE = np.dtype([("model", "f4", 16), ("dims", "f4", 4), ("color", 
 _SHAPE_KINDS = ("sphere", "capsule", "box", "cylinder")  # u_kind 0..3; physics SHAPE_* 0,1,2,4
 _PASSES = ("colour", "depth", "pick")
 _FIGURE_REACH = 1.0  # m: a figure's bones and shadow about the mean of its bones, loosely
-_GRID_TEXELS = 128   # per metre of the cheap ground's grid texture (one 5 m cell)
+_SHADOW_REACH = 2.5  # m: how far from a figure's centre its shadow on the ground may fall
 _SUN_HEIGHT = 60.0  # m: the shadow map's eye above its centre, along the light
 
 
@@ -218,8 +218,6 @@ class Renderer:
         self.shadow_tex.repeat_y = False
         self.shadow_fbo = ctx.framebuffer(depth_attachment=self.shadow_tex)
         self.map_on = False  # this frame draws (and reads) the shadow map
-        self.grid_tex: Any = None
-        self.grid_key: tuple | None = None
         self.blob_buf: Any = None
         self.blob_cap = 0
         self.blob_vao: Any = None
@@ -262,12 +260,17 @@ class Renderer:
             prog = self.progs[key] = self.ctx.program(vertex_shader=vs, fragment_shader=fs)
         return prog
 
-    def _defines(self, kind: str, pass_: str) -> list[str]:
-        """The quality's defines for a kind's pass this frame."""
+    def _defines(self, kind: str, pass_: str, shadow: bool | None = None) -> list[str]:
+        """The quality's defines for a kind's pass this frame (``shadow``: read the map;
+        None: as the frame has it, but the cheap ground reads it only about its casters)."""
         q = self.quality
         d: list[str] = []
+        if pass_ == "colour" and q.fast_srgb and kind in ("skinned", "shape", "ground", "sky"):
+            d.append("FAST_SRGB")
         if pass_ == "colour" and kind in ("skinned", "shape", "ground"):
-            if self.map_on:
+            if shadow is None:
+                shadow = self.map_on and not (kind == "ground" and q.ground == "cheap")
+            if shadow:
                 d.append("SHADOW_PCF3" if q.shadow == "pcf3" else "SHADOW_TAP1")
             if q.lighting == "diffuse":
                 d.append("LIGHT_DIFFUSE")
@@ -341,10 +344,12 @@ class Renderer:
             entry[2].append(w)
         draws = []
         blobs: list[np.ndarray] = []
+        rect = None
         total = sum(len(v[1]) for v in by_mesh.values())
         if total:
             jmax = max(m.joint_count for m, _, _ in by_mesh.values())
             rows = np.zeros((total, jmax, 4, 4), dtype=np.float32)
+            groups = []
             off = 0
             for key, (mesh, items, worlds) in by_mesh.items():
                 n = len(items)
@@ -352,6 +357,11 @@ class Renderer:
                 # every figure of the group skinned in one matmul: world[bone] @ inverse_bind
                 skin = np.matmul(W[:, mesh.joint_bones], mesh.inverse_bind)
                 rows[off:off + n, :mesh.joint_count] = skin.transpose(0, 1, 3, 2)
+                groups.append((key, mesh, items, W[:, :, :3, 3].mean(axis=1), off))
+                off += n
+            near_all = self._near_casters(scene, np.concatenate([g[3] for g in groups]))
+            for key, mesh, items, centres, off in groups:
+                n = len(items)
                 g: _Group | None = self.groups.get(key)
                 if g is None or self.group_meshes.get(key) is not mesh:
                     if g is not None:
@@ -364,26 +374,23 @@ class Renderer:
                     g.members = list(items)
                     g.tints = np.stack([f.tint for f in items]).astype(np.float32)
                     g.ids = np.array([f.pick_id for f in items], dtype=np.uint32)
-                order = np.arange(n)
-                n_near = n
-                if q.blobs:
-                    centres = W[:, :, :3, 3].mean(axis=1)
-                    near = _in_frustum(centres, self.light_vp, _FIGURE_REACH) if \
-                        scene.light.shadows else np.zeros(n, dtype=bool)
-                    order = np.argsort(~near, kind="stable")  # near first: the map draws them
-                    n_near = int(near.sum())
-                    far = centres[~near]
-                    if len(far):
-                        top = mesh.positions[:, 1]
-                        blobs.append(self._blob_rows(far, 0.22 * float(top.max() - top.min()),
-                                                     scene))
+                near = near_all[off:off + n]
+                order = np.argsort(~near, kind="stable")  # near first: the map draws them
+                n_near = int(near.sum())
+                if q.blobs and n_near < n:
+                    top = mesh.positions[:, 1]
+                    radius = 0.22 * float(top.max() - top.min())
+                    blobs.append(self._blob_rows(centres[~near], radius, scene))
                 inst = np.zeros(n, dtype=_SKIN_INST_DTYPE)
                 inst["tint"][:, :3] = g.tints[order]
                 inst["row"] = off + order
                 inst["id"] = g.ids[order]
-                g.write(inst)
-                draws.append((g, n, n_near))
-                off += n
+                draws.append((g, inst, n_near, centres[order]))
+            if q.blobs and near_all.any():
+                c = np.concatenate([g[3] for g in groups])[near_all]
+                lo, hi = c[:, [0, 2]].min(axis=0), c[:, [0, 2]].max(axis=0)
+                rect = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2,
+                        float((hi - lo).max()) / 2 + _SHADOW_REACH)
             shape = (jmax * 4, total)
             if self.bones_tex is None or self.bones_shape[0] < shape[0] or \
                     self.bones_shape[1] < shape[1]:
@@ -428,9 +435,30 @@ class Renderer:
         # the shadow map: always in high; in low only when something real casts into it
         self.map_on = bool(scene.light.shadows and q.shadow != "off")
         if self.map_on and q.blobs:
-            self.map_on = any(nn for _, _, nn in draws) or bool(solid)
+            self.map_on = any(d[2] for d in draws) or bool(solid)
+            if solid:  # shapes cast anywhere in the map: the ground reads all of it
+                d = np.asarray(scene.light.direction, dtype=np.float64)
+                half = self._map_half(scene) / max(abs(d[1]) / np.linalg.norm(d), 0.3)
+                rect = (float(scene.camera.target[0]), float(scene.camera.target[2]), half)
         return {"figures": draws, "hordes": hdraws, "solid": solid, "overlay": overlay,
-                "blobs": blobs}
+                "blobs": blobs, "shadow_rect": rect if self.map_on else None}
+
+    def _near_casters(self, scene: Scene, centres: np.ndarray) -> np.ndarray:
+        """(n,) bool: the figures (centres (n, 3) m) that cast into the shadow map: all in
+        high; in a preset with blobs, the ``near_casters`` nearest the camera's target within
+        the map."""
+        q = self.quality
+        if not q.blobs:
+            return np.ones(len(centres), dtype=bool)
+        if not scene.light.shadows:
+            return np.zeros(len(centres), dtype=bool)
+        near = _in_frustum(centres, self.light_vp, _FIGURE_REACH)
+        if q.near_casters and near.sum() > q.near_casters:
+            d = np.linalg.norm((centres - scene.camera.target)[:, [0, 2]], axis=1)
+            d[~near] = np.inf
+            near = np.zeros(len(centres), dtype=bool)
+            near[np.argsort(d, kind="stable")[:q.near_casters]] = True
+        return near
 
     def _blob_rows(self, centres: np.ndarray, radius: float, scene: Scene) -> np.ndarray:
         """(n, 4) float32 blob records: x, z (m), radius (m), strength; nudged away from the
@@ -543,15 +571,17 @@ class Renderer:
             prog["u_shadow"].value = 1
             self.shadow_tex.use(1)
 
-    def _horde_levels(self, hg: _HordeGPU, sub: np.ndarray, scene: Scene, pass_: str):
-        """(level, instances) pairs: by distance from the eye when the preset has levels of
-        detail (colour and pick passes; the shadow map draws the full mesh)."""
+    def _levels(self, g: _Group, inst: np.ndarray, centres: np.ndarray, scene: Scene,
+                pass_: str) -> list[tuple[int, np.ndarray]]:
+        """(level, instances) pairs: by the distance of ``centres`` (n, 3) m from the eye when
+        the preset has levels of detail (colour and pick passes; the shadow map draws the
+        full mesh)."""
         lod = self.quality.lod
-        if not lod or pass_ == "depth" or hg.group.levels == 1:
-            return [(0, sub)]
-        d = np.linalg.norm(sub["place"][:, :3] - scene.camera.eye.astype(np.float32), axis=1)
-        level = np.minimum(np.searchsorted(np.asarray(lod, np.float32), d), hg.group.levels - 1)
-        return [(k, sub[level == k]) for k in range(hg.group.levels) if (level == k).any()]
+        if not lod or pass_ == "depth" or g.levels == 1:
+            return [(0, inst)] if len(inst) else []
+        d = np.linalg.norm(centres - scene.camera.eye, axis=1)
+        level = np.minimum(np.searchsorted(np.asarray(lod), d), g.levels - 1)
+        return [(k, inst[level == k]) for k in range(g.levels) if (level == k).any()]
 
     def _geometry(self, scene: Scene, data: dict, vp, pass_: str) -> list[np.ndarray]:
         """Draw the opaque geometry for ``pass_``; returns the blob records of the horde
@@ -571,11 +601,21 @@ class Renderer:
             self._set(prog, "u_id", ID_GROUND)
             self._set(prog, "u_ground_color", tuple(scene.ground_color))
             self._set(prog, "u_line_color", tuple(scene.ground_line_color))
-            if "u_grid" in prog:
-                self._grid_texture(scene).use(2)
-                self._set(prog, "u_grid", 2)
             ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
             self._quad_vao(prog).render()
+            rect = data.get("shadow_rect")
+            if pass_ == "colour" and rect is not None:
+                # the map is read only about its casters: the ground there drawn again, over
+                # the unshadowed ground, in the same plane (no depth test, nothing stands yet)
+                prog = self._prog("ground", pass_, self._defines("ground", pass_, shadow=True))
+                self._uniforms(scene, prog, vp, pass_)
+                self._set(prog, "u_centre", (rect[0], scene.ground_height(), rect[1]))
+                self._set(prog, "u_half", rect[2])
+                self._set(prog, "u_ground_color", tuple(scene.ground_color))
+                self._set(prog, "u_line_color", tuple(scene.ground_line_color))
+                ctx.disable(moderngl.DEPTH_TEST)
+                self._quad_vao(prog).render()
+                ctx.enable(moderngl.DEPTH_TEST)
             ctx.enable(moderngl.CULL_FACE)
         # shapes
         prog = self._prog("shape", pass_, self._defines("shape", pass_))
@@ -588,22 +628,29 @@ class Renderer:
             buf.write(inst.tobytes())
             self._set(prog, "u_kind", kind_i)
             vao.render(instances=len(inst))
-        # figures: the shadow map draws those near the camera (all of them in high)
+        # figures: the shadow map draws those near the camera (all of them in high); the
+        # colour and pick passes by level of detail where the preset has them
         base = self._defines("skinned", pass_)
-        for g, n, n_near in data["figures"]:
-            count = n_near if pass_ == "depth" else n
-            if count == 0:
-                continue
+        for g, inst, n_near, centres in data["figures"]:
+            if pass_ == "depth":
+                parts = [(0, inst[:n_near])] if n_near else []
+            else:  # culled to the view on the CPU (a figure's reach about its bones' mean)
+                keep = _in_frustum(centres, vp, _FIGURE_REACH)
+                parts = self._levels(g, inst[keep], centres[keep], scene, pass_)
             flat = ["FLAT_NORMALS"] if (g.flat and pass_ == "colour") else []
             prog = self._prog("skinned", pass_, base + flat)
             self._uniforms(scene, prog, vp, pass_)
             self._set(prog, "u_bones", 0)
             self.bones_tex.use(0)
-            g.vao(prog).render(instances=count)
+            for level, part in parts:
+                g.write(part, level)
+                g.vao(prog, level).render(instances=len(part))
         # hordes: in a preset with blobs they cast no map shadow
         if pass_ == "depth" and q.blobs:
             return blobs
         extra = ["HORDE"] + (["BANK_NEAREST"] if q.bank_nearest else [])
+        if q.blobs and pass_ == "colour":  # blobs under the horde: it reads no map either
+            base = self._defines("skinned", pass_, shadow=False)
         for hg, h, inst, radius in data["hordes"]:
             # cull on the CPU to this pass's frustum: the shadow map sees a small square of a
             # big horde, the camera rarely all of it; parked instances fall out here too
@@ -618,45 +665,13 @@ class Renderer:
             self._set(prog, "u_frames", h.frames)
             self._set(prog, "u_facing", float(h.facing))
             hg.tex.use(0)
-            for level, part in self._horde_levels(hg, sub, scene, pass_):
+            for level, part in self._levels(hg.group, sub, sub["place"][:, :3], scene, pass_):
                 hg.group.write(part, level)
                 hg.group.vao(prog, level).render(instances=len(part))
             if pass_ == "colour" and q.blobs:
                 blobs.append(self._blob_rows(sub["place"][:, :3].astype(np.float64),
                                              hg.blob_radius, scene))
         return blobs
-
-    def _grid_texture(self, scene: Scene):
-        """The cheap ground's texture: one 5 m cell of the grid (1 m minor lines, a major line
-        on its edge) as linear base colour, mipmapped (no moiré far off), repeating."""
-        key = (tuple(scene.ground_color), tuple(scene.ground_line_color))
-        if self.grid_tex is not None and self.grid_key == key:
-            return self.grid_tex
-        n = 5 * _GRID_TEXELS
-        u = (np.arange(n) + 0.5) / _GRID_TEXELS  # m within the cell
-        texel = 1.0 / _GRID_TEXELS
-
-        def line(dist, width):  # coverage of a line of ``width`` m at ``dist`` m, antialiased
-            return np.clip((0.5 * width - dist) / texel + 0.5, 0.0, 1.0)
-
-        minor = line(np.abs(u - np.round(u)), 0.02)
-        major = line(np.minimum(u, 5.0 - u), 0.035)
-        mi = np.maximum(minor[:, None], minor[None, :])
-        ma = np.maximum(major[:, None], major[None, :])
-        t = np.maximum(mi * 0.55, ma * 0.9)[..., None]
-        g = np.asarray(scene.ground_color, dtype=np.float64)
-        ln = np.asarray(scene.ground_line_color, dtype=np.float64)
-        rgb = g * (1.0 - t) + ln * t
-        img = np.concatenate([rgb, np.ones((n, n, 1))], axis=2)
-        data = np.round(np.clip(img, 0.0, 1.0) * 255.0).astype(np.uint8)
-        if self.grid_tex is not None:
-            self.grid_tex.release()
-        tex = self.ctx.texture((n, n), 4, data.tobytes())
-        tex.build_mipmaps()
-        tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
-        tex.repeat_x = tex.repeat_y = True
-        self.grid_tex, self.grid_key = tex, key
-        return tex
 
     def _draw_blobs(self, scene: Scene, vp, rows: np.ndarray, target) -> None:
         """Soft dark discs on the ground (over it, under everything standing on it)."""
@@ -686,18 +701,25 @@ class Renderer:
         ctx.disable(moderngl.BLEND)
 
     def _sky(self, scene: Scene, vp) -> None:
-        sky = self._prog("sky", "colour")
+        sky = self._prog("sky", "colour", self._defines("sky", "colour"))
         self._set(sky, "u_inv_vp", np.linalg.inv(vp))
         self._set(sky, "u_fog_color", tuple(scene.fog_color))
         self._set(sky, "u_zenith_color", tuple(scene.zenith_color))
         self._quad_vao(sky).render()
 
+    def _map_half(self, scene: Scene) -> float:
+        """Half side (m) of the shadow map's square, across the light."""
+        L = scene.light
+        r = L.shadow_extent if L.shadow_extent > 0 else \
+            float(np.clip(scene.camera.distance * 0.9, 6, 40))
+        if self.quality.near_shadow > 0:
+            r = min(r, self.quality.near_shadow)
+        return r
+
     def _light_matrix(self, scene: Scene) -> np.ndarray:
         L = scene.light
         cam = scene.camera
-        r = L.shadow_extent if L.shadow_extent > 0 else float(np.clip(cam.distance * 0.9, 6, 40))
-        if self.quality.near_shadow > 0:
-            r = min(r, self.quality.near_shadow)
+        r = self._map_half(scene)
         d = np.asarray(L.direction, dtype=np.float64)
         d = d / np.linalg.norm(d)
         centre = cam.target.copy()
@@ -838,10 +860,10 @@ class Renderer:
             v.release()
         self.quad_vaos.clear()
         self.quad.release()
-        for x in (self.blob_vao, self.blob_buf, self.grid_tex):
+        for x in (self.blob_vao, self.blob_buf):
             if x is not None:
                 x.release()
-        self.blob_vao = self.blob_buf = self.grid_tex = None
+        self.blob_vao = self.blob_buf = None
         if self.bones_tex is not None:
             self.bones_tex.release()
         self.shadow_fbo.release()
