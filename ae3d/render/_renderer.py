@@ -586,37 +586,13 @@ class Renderer:
     def _geometry(self, scene: Scene, data: dict, vp, pass_: str) -> list[np.ndarray]:
         """Draw the opaque geometry for ``pass_``; returns the blob records of the horde
         instances drawn (colour pass of a preset with blobs)."""
-        ctx = self.ctx
         q = self.quality
         blobs: list[np.ndarray] = []
-        # ground
-        if scene.ground and pass_ != "depth":  # the ground casts no shadow worth its fill
-            prog = self._prog("ground", pass_, self._defines("ground", pass_))
-            self._uniforms(scene, prog, vp, pass_)
-            cam = scene.camera
-            half = min(cam.far, 1000.0)
-            self._set(prog, "u_centre", (float(cam.target[0]), scene.ground_height(),
-                                         float(cam.target[2])))
-            self._set(prog, "u_half", half)
-            self._set(prog, "u_id", ID_GROUND)
-            self._set(prog, "u_ground_color", tuple(scene.ground_color))
-            self._set(prog, "u_line_color", tuple(scene.ground_line_color))
-            ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
-            self._quad_vao(prog).render()
-            rect = data.get("shadow_rect")
-            if pass_ == "colour" and rect is not None:
-                # the map is read only about its casters: the ground there drawn again, over
-                # the unshadowed ground, in the same plane (no depth test, nothing stands yet)
-                prog = self._prog("ground", pass_, self._defines("ground", pass_, shadow=True))
-                self._uniforms(scene, prog, vp, pass_)
-                self._set(prog, "u_centre", (rect[0], scene.ground_height(), rect[1]))
-                self._set(prog, "u_half", rect[2])
-                self._set(prog, "u_ground_color", tuple(scene.ground_color))
-                self._set(prog, "u_line_color", tuple(scene.ground_line_color))
-                ctx.disable(moderngl.DEPTH_TEST)
-                self._quad_vao(prog).render()
-                ctx.enable(moderngl.DEPTH_TEST)
-            ctx.enable(moderngl.CULL_FACE)
+        # the ground first in high (the image before the presets); last in low, where the
+        # figures standing on it hide its fragments from the shader (early depth test)
+        ground_last = q.sky_last and pass_ == "colour"
+        if not ground_last:
+            self._ground(scene, data, vp, pass_)
         # shapes
         prog = self._prog("shape", pass_, self._defines("shape", pass_))
         self._uniforms(scene, prog, vp, pass_)
@@ -671,7 +647,40 @@ class Renderer:
             if pass_ == "colour" and q.blobs:
                 blobs.append(self._blob_rows(sub["place"][:, :3].astype(np.float64),
                                              hg.blob_radius, scene))
+        if ground_last:
+            self._ground(scene, data, vp, pass_)
         return blobs
+
+    def _ground(self, scene: Scene, data: dict, vp, pass_: str) -> None:
+        """The ground: a square of the far plane's half size about the camera's target; where
+        the cheap ground reads the shadow map only about its casters, that square is drawn
+        first and the rest, pushed back by a polygon offset, around it."""
+        if not scene.ground or pass_ == "depth":  # the ground casts no shadow worth its fill
+            return
+        ctx = self.ctx
+        cam = scene.camera
+        y = scene.ground_height()
+        squares = []
+        rect = data.get("shadow_rect") if pass_ == "colour" else None
+        if rect is not None and self.quality.ground == "cheap":
+            squares.append((rect, True))
+        squares.append(((float(cam.target[0]), float(cam.target[2]), min(cam.far, 1000.0)),
+                        None))
+        ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
+        for k, (sq, shadow) in enumerate(squares):
+            prog = self._prog("ground", pass_, self._defines("ground", pass_, shadow=shadow))
+            self._uniforms(scene, prog, vp, pass_)
+            self._set(prog, "u_centre", (sq[0], y, sq[1]))
+            self._set(prog, "u_half", sq[2])
+            self._set(prog, "u_id", ID_GROUND)
+            self._set(prog, "u_ground_color", tuple(scene.ground_color))
+            self._set(prog, "u_line_color", tuple(scene.ground_line_color))
+            if k:
+                ctx.polygon_offset = (1.0, 4.0)
+            self._quad_vao(prog).render()
+            if k:
+                ctx.polygon_offset = (0.0, 0.0)
+        ctx.enable(moderngl.CULL_FACE)
 
     def _draw_blobs(self, scene: Scene, vp, rows: np.ndarray, target) -> None:
         """Soft dark discs on the ground (over it, under everything standing on it)."""
