@@ -218,6 +218,7 @@ class Renderer:
         self.shadow_tex.repeat_y = False
         self.shadow_fbo = ctx.framebuffer(depth_attachment=self.shadow_tex)
         self.map_on = False  # this frame draws (and reads) the shadow map
+        self.sky_grid: Any = None
         self.blob_buf: Any = None
         self.blob_cap = 0
         self.blob_vao: Any = None
@@ -267,6 +268,8 @@ class Renderer:
         d: list[str] = []
         if pass_ == "colour" and q.fast_srgb and kind in ("skinned", "shape", "ground", "sky"):
             d.append("FAST_SRGB")
+        if kind == "sky" and q.sky_last:
+            d.append("SKY_GRID")
         if pass_ == "colour" and kind in ("skinned", "shape", "ground"):
             if shadow is None:
                 shadow = self.map_on and not (kind == "ground" and q.ground == "cheap")
@@ -389,8 +392,9 @@ class Renderer:
             if q.blobs and near_all.any():
                 c = np.concatenate([g[3] for g in groups])[near_all]
                 lo, hi = c[:, [0, 2]].min(axis=0), c[:, [0, 2]].max(axis=0)
-                rect = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2,
-                        float((hi - lo).max()) / 2 + _SHADOW_REACH)
+                half = (hi - lo) / 2 + _SHADOW_REACH
+                rect = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2, float(half.max()),
+                        float(half[0] / half.max()), float(half[1] / half.max()))
             shape = (jmax * 4, total)
             if self.bones_tex is None or self.bones_shape[0] < shape[0] or \
                     self.bones_shape[1] < shape[1]:
@@ -439,7 +443,8 @@ class Renderer:
             if solid:  # shapes cast anywhere in the map: the ground reads all of it
                 d = np.asarray(scene.light.direction, dtype=np.float64)
                 half = self._map_half(scene) / max(abs(d[1]) / np.linalg.norm(d), 0.3)
-                rect = (float(scene.camera.target[0]), float(scene.camera.target[2]), half)
+                rect = (float(scene.camera.target[0]), float(scene.camera.target[2]), half,
+                        1.0, 1.0)
         return {"figures": draws, "hordes": hdraws, "solid": solid, "overlay": overlay,
                 "blobs": blobs, "shadow_rect": rect if self.map_on else None}
 
@@ -653,7 +658,7 @@ class Renderer:
 
     def _ground(self, scene: Scene, data: dict, vp, pass_: str) -> None:
         """The ground: a square of the far plane's half size about the camera's target; where
-        the cheap ground reads the shadow map only about its casters, that square is drawn
+        the cheap ground reads the shadow map only about its casters, that rectangle is drawn
         first and the rest, pushed back by a polygon offset, around it."""
         if not scene.ground or pass_ == "depth":  # the ground casts no shadow worth its fill
             return
@@ -664,14 +669,17 @@ class Renderer:
         rect = data.get("shadow_rect") if pass_ == "colour" else None
         if rect is not None and self.quality.ground == "cheap":
             squares.append((rect, True))
-        squares.append(((float(cam.target[0]), float(cam.target[2]), min(cam.far, 1000.0)),
-                        None))
+        squares.append(((float(cam.target[0]), float(cam.target[2]), min(cam.far, 1000.0),
+                         1.0, 1.0), None))
         ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
         for k, (sq, shadow) in enumerate(squares):
-            prog = self._prog("ground", pass_, self._defines("ground", pass_, shadow=shadow))
+            extra = ["GROUND_RECT"] if shadow else []
+            prog = self._prog("ground", pass_,
+                              self._defines("ground", pass_, shadow=shadow) + extra)
             self._uniforms(scene, prog, vp, pass_)
             self._set(prog, "u_centre", (sq[0], y, sq[1]))
             self._set(prog, "u_half", sq[2])
+            self._set(prog, "u_aspect", (sq[3], sq[4]))
             self._set(prog, "u_id", ID_GROUND)
             self._set(prog, "u_ground_color", tuple(scene.ground_color))
             self._set(prog, "u_line_color", tuple(scene.ground_line_color))
@@ -714,7 +722,20 @@ class Renderer:
         self._set(sky, "u_inv_vp", np.linalg.inv(vp))
         self._set(sky, "u_fog_color", tuple(scene.fog_color))
         self._set(sky, "u_zenith_color", tuple(scene.zenith_color))
-        self._quad_vao(sky).render()
+        if self.quality.sky_last:
+            if self.sky_grid is None:  # 32 x 32 cells over the screen, as triangles
+                g = np.linspace(-1.0, 1.0, 33, dtype=np.float32)
+                x0, y0 = np.meshgrid(g[:-1], g[:-1])
+                x1, y1 = x0 + g[1] - g[0], y0 + g[1] - g[0]
+                tri = np.stack([x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1], axis=-1)
+                self.sky_grid = self.ctx.buffer(tri.astype(np.float32).tobytes())
+            v = self.quad_vaos.get(-id(sky))
+            if v is None:
+                v = self.quad_vaos[-id(sky)] = self.ctx.vertex_array(
+                    sky, [(self.sky_grid, "2f", "in_xz")], skip_errors=True)
+            v.render()
+        else:
+            self._quad_vao(sky).render()
 
     def _map_half(self, scene: Scene) -> float:
         """Half side (m) of the shadow map's square, across the light."""
@@ -869,6 +890,9 @@ class Renderer:
             v.release()
         self.quad_vaos.clear()
         self.quad.release()
+        if self.sky_grid is not None:
+            self.sky_grid.release()
+            self.sky_grid = None
         for x in (self.blob_vao, self.blob_buf):
             if x is not None:
                 x.release()

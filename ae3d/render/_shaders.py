@@ -2,7 +2,8 @@
 ``colour`` (lit, shadowed), ``depth`` (the shadow map) and ``pick`` (a uint id per pixel).
 
 Quality is chosen at compile time (``program_source`` prepends ``#define``s; see _quality):
-SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, GROUND_CHEAP, FAST_SRGB; per draw
+SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, GROUND_CHEAP, FAST_SRGB,
+SKY_GRID; per draw
 HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
 (a welded flat-shaded mesh: face normals from screen derivatives of the world position).
 
@@ -210,11 +211,17 @@ VERT_GROUND = VERSION + """
 in vec2 in_xz;         // -1..1
 uniform vec3 u_centre; // m
 uniform float u_half;  // m
+uniform vec2 u_aspect; // GROUND_RECT: the half extents' ratios along x and z (<= 1)
 uniform uint u_id;
 uniform mat4 u_vp;
 out vec3 v_wp; out vec3 v_n; out vec4 v_color; flat out uint v_id;
 void main() {
-    vec3 wp = vec3(u_centre.x + in_xz.x * u_half, u_centre.y, u_centre.z + in_xz.y * u_half);
+#ifdef GROUND_RECT
+    vec2 h = u_half * u_aspect;
+#else
+    vec2 h = vec2(u_half);
+#endif
+    vec3 wp = vec3(u_centre.x + in_xz.x * h.x, u_centre.y, u_centre.z + in_xz.y * h.y);
     v_wp = wp; v_n = vec3(0.0, 1.0, 0.0); v_color = vec4(1.0); v_id = u_id;
     gl_Position = u_vp * vec4(wp, 1.0);
 }
@@ -261,21 +268,45 @@ void main() {
 # ------------------------------------------------------------------ the sky (full-screen)
 VERT_SKY = VERSION + """
 in vec2 in_xz;
+uniform mat4 u_inv_vp;
+uniform vec3 u_fog_color;
+uniform vec3 u_zenith_color;
 out vec2 v_uv;
-void main() { v_uv = in_xz; gl_Position = vec4(in_xz, 0.9999, 1.0); }
+out vec3 v_c;
+vec3 sky(vec2 uv) {
+    vec4 a = u_inv_vp * vec4(uv, -1.0, 1.0);
+    vec4 b = u_inv_vp * vec4(uv, 1.0, 1.0);
+    vec3 d = normalize(b.xyz / b.w - a.xyz / a.w);
+    return mix(u_fog_color, u_zenith_color, clamp(d.y * 2.0, 0.0, 1.0));
+}
+void main() {
+    v_uv = in_xz;
+#ifdef SKY_GRID
+    // the gradient at the corners of a fine screen grid, interpolated: no per-pixel unproject
+    v_c = sky(in_xz);
+#else
+    v_c = vec3(0.0);
+#endif
+    gl_Position = vec4(in_xz, 0.9999, 1.0);
+}
 """
 
 FRAG_SKY = VERSION + """
 in vec2 v_uv;
+in vec3 v_c;
 uniform mat4 u_inv_vp;
 uniform vec3 u_fog_color;
 uniform vec3 u_zenith_color;
 out vec4 f_color;
 void main() {
+#ifdef SKY_GRID
+    vec3 c = v_c;
+#else
     vec4 a = u_inv_vp * vec4(v_uv, -1.0, 1.0);
     vec4 b = u_inv_vp * vec4(v_uv, 1.0, 1.0);
     vec3 d = normalize(b.xyz / b.w - a.xyz / a.w);
     vec3 c = mix(u_fog_color, u_zenith_color, clamp(d.y * 2.0, 0.0, 1.0));
+#endif
 #ifdef FAST_SRGB
     f_color = vec4(1.138 * sqrt(c) - 0.138 * c, 1.0);
 #else
