@@ -97,8 +97,7 @@ def state_hash(e) -> str:
                 _add(h, v[: s.n])
         for m in s.handles[: s.n]:
             if m is not None:
-                _add(h, (m.slot, m.object, m.released, m.protective, m.get_up, m.recovery,
-                         m.blend, m.rig_blend))
+                _add(h, (m.slot, m.generation, m.object, m.released))
     _add(h, (sorted(e.services.get("physics.ragdolls", {})), e.services.get("physics.ankles")))
     for f in figure.figures(e):
         _add(h, (f.name, f.obj, f.clip, f.time, f.speed, f.loop, f.playing, f.visible))

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from motion import measure as M
 
 from ae3d import engine, human, motion, physics
-from ae3d.motion import _measure as M
 
 DT = 1.0 / 60.0
 BEND = 0.6

@@ -24,9 +24,9 @@ import math
 
 import numpy as np
 import pytest
+from motion import measure as M
 
 from ae3d import engine, figure, human, motion, physics
-from ae3d.motion import _measure as M
 from ae3d.physics import _layout as L
 
 DT = 1.0 / 60.0
@@ -215,7 +215,8 @@ def one():
 
 def _state(e):
     s = e.services["motion"]
-    return (s.loss.copy(), s.mode.copy(), e.physics.bf[: e.physics.n].copy())
+    return (s.ff.copy(), s.fi.copy(), s.pbf.copy(), s.pbi.copy(),
+            e.physics.bf[: e.physics.n].copy())
 
 
 def test_bad_input_nan_blow(one):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from motion import measure as M
 
 from ae3d import engine, figure, motion, physics
-from ae3d.motion import _measure as M
 
 BOW = math.radians(15.0)
 

@@ -18,9 +18,9 @@ import math
 
 import numpy as np
 import pytest
+from motion import measure as M
 
 from ae3d import engine, figure, human, motion, physics
-from ae3d.motion import _measure as M
 
 QUARTER = math.pi / 2
 

@@ -6,8 +6,9 @@ at most (before 8 sub-steps it measured 0.56 and 1.59).
 
 from __future__ import annotations
 
+from motion import measure as M
+
 from ae3d import engine, figure, motion, physics
-from ae3d.motion import _measure as M
 
 
 def _spin_from_1_to_5_s(e, r) -> tuple[float, float]:

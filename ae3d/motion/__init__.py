@@ -28,41 +28,40 @@ rotations and the pelvis's pose), its standing pose where it stands by default. 
 
 A program that steps itself calls ``motion_step(e)`` each fixed step and ``pose(body, e)`` from
 its pose phase instead of ``attach``.
+
+The tuned constants are ``settings(e)`` (a frozen ``Settings``, each value with its unit and
+reason); ``set_settings(e, dataclasses.replace(...))`` tunes them. The package's map, one file a
+behaviour, is in README.md's "Developing".
 """
 
-from ._api import (
-    Motion,
-    active_ragdoll,
-    animation,
-    attach,
-    drawn_pose,
-    falling,
-    hit,
-    lean,
-    mode,
-    motion_step,
-    pose,
-    set_animation,
-    set_mode,
-    set_recovery,
-    set_strength,
-    strength,
-)
+from ._balance import BalanceSettings, falling, lean
 from ._figures import (
+    active_ragdoll,
+    attach,
     from_record,
     motion_of,
+    motion_step,
     on_figure,
     on_skeleton,
     record,
     set_get_up,
     set_protective,
 )
-from ._kernels import ACTING, ANIMATED, FALL_LEAN, GETTING_UP, LIMP, POWERED
+from ._hits import HitsSettings, hit
+from ._layout import ACTING, ANIMATED, GETTING_UP, LIMP, POWERED
+from ._modes import ModesSettings, animation, mode, set_animation, set_mode
+from ._muscles import MusclesSettings, set_recovery, set_strength, strength
+from ._pose import drawn_pose, pose
+from ._service import Motion
+from ._settings import Settings, set_settings, settings
+
+FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
 __all__ = [
-    "ACTING", "ANIMATED", "FALL_LEAN", "GETTING_UP", "LIMP", "POWERED", "Motion",
-    "active_ragdoll", "animation", "attach", "drawn_pose", "falling", "from_record", "hit",
-    "lean", "mode", "motion_of", "motion_step", "on_figure", "on_skeleton", "pose", "record",
-    "set_animation", "set_get_up", "set_mode", "set_protective", "set_recovery", "set_strength",
-    "strength",
+    "ACTING", "ANIMATED", "FALL_LEAN", "GETTING_UP", "LIMP", "POWERED", "BalanceSettings",
+    "HitsSettings", "ModesSettings", "Motion", "MusclesSettings", "Settings", "active_ragdoll",
+    "animation", "attach", "drawn_pose", "falling", "from_record", "hit", "lean", "mode",
+    "motion_of", "motion_step", "on_figure", "on_skeleton", "pose", "record", "set_animation",
+    "set_get_up", "set_mode", "set_protective", "set_recovery", "set_settings", "set_strength",
+    "settings", "strength",
 ]

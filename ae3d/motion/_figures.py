@@ -1,4 +1,6 @@
-"""Active ragdolls on figures (``on_figure``, ``on_skeleton``) and the scene file's motion record.
+"""Figures: making an active ragdoll (``active_ragdoll``, ``on_figure``, ``on_skeleton``),
+stepping it with an engine (``attach``) or by hand (``motion_step``), releasing it, and the
+scene file's motion record.
 
 ``on_figure(e, object)``: a ragdoll made where the object stands, fitted to the figure's rig and
 turned to its feet, dressed, ANIMATED and attached, so ``engine.destroy(e, object)`` takes it too
@@ -6,6 +8,8 @@ turned to its feet, dressed, ANIMATED and attached, so ``engine.destroy(e, objec
 
 The record is the figure group's ``"motion"`` entry in a scene file:
 ``{"mode": "powered", "strength": 0.8, "protective": false, "get_up": 3}``.
+
+Columns: ``F_GET_UP``, ``F_PROTECTIVE`` (``_layout``), held for later slices.
 """
 
 from __future__ import annotations
@@ -13,13 +17,165 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import _api, _checks
-from . import _kernels as K
+from ae3d import physics
+from ae3d.physics import _layout as PL
 
-RECORD_MODES = {"animated": K.ANIMATED, "powered": K.POWERED, "limp": K.LIMP}
+from . import _checks
+from ._layout import (
+    ANIMATED,
+    F_ALIVE,
+    F_ANIM_POS,
+    F_ANIM_ROT,
+    F_DRESS,
+    F_GEN,
+    F_GET_UP,
+    F_HAS_PREV,
+    F_HEADING,
+    F_LEAN,
+    F_LETGO,
+    F_MAX_LEAN,
+    F_MODE,
+    F_NBONES,
+    F_OWNER,
+    F_PROTECTIVE,
+    F_RECOVERY,
+    F_RESUME,
+    F_SPRING_HZ,
+    F_STEPPED,
+    F_STRENGTH,
+    F_UPRIGHT,
+    FROM_ANIMATION,
+    MODE_NAMES,
+    PB_BODY,
+    PB_FULL,
+    PB_JOINT,
+    PB_TARGET,
+    S_RECOVERY,
+    SETTABLE,
+)
+from ._service import Motion, check, service
+
+# the scene file's mode names: the modes a record sets
+RECORD_MODES = {MODE_NAMES[m]: m for m in SETTABLE}
 
 
-def on_skeleton(e: Any, obj: int, skeleton: Any) -> _api.Motion | None:
+def active_ragdoll(r: Any) -> Motion:
+    """An active ragdoll on physics ragdoll ``r`` (``physics.ragdoll``), ANIMATED to begin with.
+
+    Its animation's pose is the rig's where ``r`` is dressed (``physics.ragdoll_dress``), else
+    the ragdoll's standing pose where it stands (``set_animation`` changes it)."""
+    from . import _modes, _pose
+    if not isinstance(r, physics.Ragdoll):
+        raise TypeError(f"r must be a physics.Ragdoll, not {type(r).__name__}")
+    if r.destroyed:
+        raise ValueError("r was destroyed")
+    e = r.engine
+    if e.closed:
+        raise ValueError("r's engine is closed")
+    s = service(e)
+    for h in s.live():
+        if h.ragdoll is r:
+            raise ValueError("r already has an active ragdoll")
+    slot = s.new_row()
+    w = e.physics
+    nb = r.bones
+    gen = int(s.fi[slot, F_GEN])
+    # a clean row: every column zero (ints) or zero / identity (floats), then the figure's own
+    s.ff[slot] = 0.0
+    s.fi[slot] = 0
+    s.pbf[slot] = 0.0
+    s.pbi[slot] = -1
+    s.rbf[slot] = 0.0
+    s.fi[slot, F_GEN] = gen
+    s.fi[slot, F_ALIVE] = 1
+    s.fi[slot, F_STEPPED] = 0
+    s.fi[slot, F_OWNER] = r.id
+    s.fi[slot, F_MODE] = ANIMATED
+    s.fi[slot, F_RESUME] = ANIMATED
+    s.fi[slot, F_NBONES] = nb
+    s.fi[slot, F_PROTECTIVE] = 1
+    s.fi[slot, F_DRESS] = -1
+    s.pbi[slot, :nb, PB_JOINT] = r.joints
+    s.pbi[slot, :nb, PB_BODY] = r.bodies
+    s.pbf[slot, :nb, PB_FULL] = r.budgets
+    s.ff[slot, F_STRENGTH] = 1.0
+    s.ff[slot, F_RECOVERY] = s.prm[S_RECOVERY]
+    s.pbf[slot, :, PB_TARGET + 3] = 1.0
+    s.pbf[slot, :nb, PB_TARGET:PB_TARGET + 4] = physics.ragdoll_rest_targets(r)
+    pel = int(r.bodies[0])
+    s.ff[slot, F_ANIM_POS:F_ANIM_POS + 3] = w.bf[pel, PL.B_POS:PL.B_POS + 3]
+    s.ff[slot, F_ANIM_ROT:F_ANIM_ROT + 4] = w.bf[pel, PL.B_QUAT:PL.B_QUAT + 4]
+    s.fi[slot, F_HAS_PREV] = 0
+    s.fi[slot, F_UPRIGHT] = r.upright
+    s.fi[slot, F_HEADING] = r.heading
+    s.ff[slot, F_LEAN] = 0.0
+    s.ff[slot, F_MAX_LEAN] = 0.0
+    s.ff[slot, F_LETGO] = 0.0
+    s.ff[slot, F_SPRING_HZ] = r.spring_hz
+    m = Motion(e, slot, gen, r)
+    s.handles[slot] = m
+    rig = _pose._dress().ragdoll_dressed(r)
+    if rig is not None:
+        m.rig = rig
+        s.dressed.append(m)
+        s.rigs.add(s, m)
+        _pose.read_one(m)
+    _modes.hand_over(m, ANIMATED, first=True)
+    return m
+
+
+def attach(e: Any, body: Motion) -> None:
+    """Step ``body`` with engine ``e``: every fixed step (before and after physics) and posed
+    after the clips each frame. Adds its Motion component to its object (one is made for a
+    ragdoll built by hand), so destroying the object takes the figure with it (#714)."""
+    m = check(body)
+    if m.engine is not e:
+        raise ValueError("body belongs to another engine")
+    s = service(e)
+    if s.fi[m.slot, F_STEPPED]:
+        return
+    s.fi[m.slot, F_STEPPED] = 1
+    if m.object is None:
+        m.object = e.create(m)
+    elif e.component(m.object, Motion) is None:
+        e.add_component(m.object, m)
+
+
+def release(m: Motion, destroy_ragdoll: bool = True) -> None:
+    """Free ``m``'s row; its ragdoll's bodies out of the world (``destroy_ragdoll``)."""
+    if m.released:
+        return
+    e = m.engine
+    s = e.services.get("motion")
+    r = m.ragdoll
+    if destroy_ragdoll and not r.destroyed and e.physics is not None:
+        physics.ragdoll_destroy(r)
+    elif not r.destroyed and e.physics is not None:
+        physics.ragdoll_unfollow(r)
+        physics.ragdoll_set_powered(r, False)
+    if s is not None:
+        s.free_row(m.slot)
+
+
+def motion_step(e: Any, dt: float | None = None) -> None:
+    """One fixed step for a program that steps itself: every figure of ``e`` not attached gets
+    its pre-step, the physics world steps ``dt`` (s, the engine's fixed step by default), then
+    the post-step. Attached figures are stepped by the engine's own phases instead."""
+    if getattr(e, "physics", None) is None:
+        raise ValueError("e must be an open Engine")
+    if dt is not None:
+        _checks.seconds(dt, "dt", positive=True)
+    d = e.fixed_dt if dt is None else float(dt)
+    if not (math.isfinite(d) and d > 0.0):
+        raise ValueError("dt must be a positive finite number of seconds")
+    s = service(e)
+    s.pre(0, d)
+    e.physics.step(d)
+    s.post(0)
+
+
+# ------------------------------------------------------------------------------ figures
+def on_skeleton(e: Any, obj: int, skeleton: Any) -> Motion | None:
     """An active ragdoll for object ``obj`` on ``skeleton`` (a figure.Rig): made where the rig's
     object stands, scaled to it, turned to its feet and dressed; ANIMATED and attached to ``obj``.
     None when the rig follows neither humanoid naming (figure.humanoid_scheme is -1)."""
@@ -36,16 +192,16 @@ def on_skeleton(e: Any, obj: int, skeleton: Any) -> _api.Motion | None:
     for m in _existing(e):
         if m.object == obj:
             raise ValueError(f"object {obj} already has an active ragdoll")
-    from . import _fit as D  # fitting a ragdoll to a rig (was ae3d.physics._dress)
+    from . import _fit as D  # fitting a ragdoll to a rig
     name = f"motion-{obj}"
     r = D.ragdoll_for_rig(e, name, skeleton, 8.0, 8.0)
-    m = _api.active_ragdoll(r)
+    m = active_ragdoll(r)
     m.object = int(obj)
-    _api.attach(e, m)
+    attach(e, m)
     return m
 
 
-def on_figure(e: Any, obj: int) -> _api.Motion | None:
+def on_figure(e: Any, obj: int) -> Motion | None:
     """An active ragdoll for the figure object ``obj`` wears (ae3d.figure): see ``on_skeleton``.
     ANIMATED: the clip plays and the bodies follow. None for a rig that is not humanoid."""
     from ae3d import figure
@@ -55,14 +211,14 @@ def on_figure(e: Any, obj: int) -> _api.Motion | None:
     return on_skeleton(e, obj, f.rig)
 
 
-def _existing(e: Any) -> list[_api.Motion]:
+def _existing(e: Any) -> list[Motion]:
     s = e.services.get("motion")
     if s is None:
         return []
-    return [m for m in s.handles[: s.n] if m is not None]
+    return s.live()
 
 
-def motion_of(e: Any, obj: int) -> _api.Motion | None:
+def motion_of(e: Any, obj: int) -> Motion | None:
     """The active ragdoll that goes with object ``obj``, or None."""
     for m in _existing(e):
         if m.object == obj:
@@ -70,28 +226,34 @@ def motion_of(e: Any, obj: int) -> _api.Motion | None:
     return None
 
 
-def record(body: _api.Motion) -> dict:
+# ------------------------------------------------------------------------------ the record
+def record(body: Motion) -> dict:
     """The scene file's motion record of ``body``: mode (a figure getting up is written as the
     mode it gets up to), strength, protection and get-up seconds."""
-    m = _api.check(body)
-    mo = _api.mode(m)
-    if mo in (K.GETTING_UP, K.ACTING):
-        mo = int(m.extra.get("resume_mode", K.ANIMATED))
-    get_up = m.get_up
-    return {"mode": _api.MODES[mo], "strength": _api.strength(m), "protective": bool(m.protective),
-            "get_up": int(get_up) if float(get_up).is_integer() else get_up}
+    from ._muscles import strength
+    m = check(body)
+    s = service(m.engine)
+    mo = int(s.fi[m.slot, F_MODE])
+    if mo in FROM_ANIMATION and mo != ANIMATED:
+        mo = int(s.fi[m.slot, F_RESUME])
+    get_up = float(s.ff[m.slot, F_GET_UP])
+    return {"mode": MODE_NAMES[mo], "strength": strength(m),
+            "protective": bool(s.fi[m.slot, F_PROTECTIVE]),
+            "get_up": int(get_up) if get_up.is_integer() else get_up}
 
 
-def from_record(e: Any, obj: int, spec: dict) -> _api.Motion | None:
+def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
     """Put a motion record back on the figure object ``obj`` of a scene read in: its active
     ragdoll (made with ``on_figure`` where it has none) takes the record's mode, strength,
     protection and get-up. Every field is checked before anything is made."""
+    from ._modes import set_mode
+    from ._muscles import set_strength
     if not isinstance(spec, dict):
         raise ValueError("spec must be a motion record (a dict)")
     unknown = set(spec) - {"mode", "strength", "protective", "get_up"}
     if unknown:
         raise ValueError(f"unknown motion record fields: {sorted(unknown)}")
-    mode_name = spec.get("mode", "animated")
+    mode_name = spec.get("mode", MODE_NAMES[ANIMATED])
     if mode_name not in RECORD_MODES:
         raise ValueError(f"mode must be one of {sorted(RECORD_MODES)}, not {mode_name!r}")
     st = spec.get("strength", 1.0)
@@ -109,26 +271,26 @@ def from_record(e: Any, obj: int, spec: dict) -> _api.Motion | None:
         m = on_figure(e, obj)
         if m is None:
             return None
-    _api.set_strength(m, float(st))
+    set_strength(m, float(st))
     set_protective(m, pr)
     set_get_up(m, float(gu))
-    _api.set_mode(m, RECORD_MODES[mode_name])
+    set_mode(m, RECORD_MODES[mode_name])
     return m
 
 
-def set_protective(body: _api.Motion, on: bool) -> None:
+def set_protective(body: Motion, on: bool) -> None:
     """Whether a falling figure protects itself (on by default; the protective fall itself comes
     with a later slice)."""
-    m = _api.check(body)
-    m.protective = _checks.V.boolean(on, "on")
+    m = check(body)
+    service(m.engine).fi[m.slot, F_PROTECTIVE] = 1 if _checks.V.boolean(on, "on") else 0
 
 
-def set_get_up(body: _api.Motion, seconds: float) -> None:
+def set_get_up(body: Motion, seconds: float) -> None:
     """Get up by itself once lain still this long (s; 0, the default, never; the ways up come
     with a later slice)."""
-    m = _api.check(body)
+    m = check(body)
     _checks.seconds(seconds)
     v = float(seconds)
     if not (math.isfinite(v) and v >= 0.0):
         raise ValueError("seconds must be a non-negative number")
-    m.get_up = v
+    service(m.engine).ff[m.slot, F_GET_UP] = v

@@ -1,4 +1,4 @@
-"""Measurements the motion tests, the benchmark and the showcase share (not for hot loops).
+"""Measurements the motion tests and the benchmark share (not for hot loops).
 
 Pose error is per joint (a bone against its parent), what a muscle answers for; the lean is the
 pelvis's up against the animation's (``motion.lean``). Units: rad, m.

@@ -1,0 +1,297 @@
+"""Hits: blows (``hit``), what they take of the muscles and the balance, and an ANIMATED figure
+struck by a body (#581).
+
+``hit(body, bone, point, impulse)`` takes the struck bone's muscle by the speed the blow gives it
+over ``hit_speed`` (capped at ``hit_cap``), half that of its neighbours', and the balance when it
+gives the whole figure more than ``blow_overcomes`` (spec "Balance": the 1,200 N·m "is the
+balance a standing figure keeps, and what a blow past it overcomes"; the top of what a step
+catches, spec "On muscles": 1.2 to 2.4 m/s. 60 N·s on the 78 kg box man is 0.77 m/s and it
+stands; 400 N·s is 5.1 m/s and it goes down). An ANIMATED figure struck goes POWERED.
+
+Struck by a body:
+
+"A figure stays ANIMATED, drawn from its clip, until something touches it, and goes POWERED the
+moment it is struck." ``motion.hit`` is one way (the game knows what struck). The other is the
+world's own contacts: a body that came at the figure's bodies strikes it.
+
+Struck is told from touched by who moved. An ANIMATED figure's bodies follow its clip and push
+aside what they meet (spec "ANIMATED"), so a walker pushing a crate must stay ANIMATED, while a
+crate thrown at it must not. The scan therefore reads the other body's own velocity at the start
+of the step (taken before the physics step: after it the two move together) along the contact
+normal into the figure: a body coming at it faster than ``STRUCK_SPEED`` strikes it; one at rest
+that the figure walks into does not. Static bodies (the ground) never strike; the figure's own
+bodies never do.
+
+What a strike takes from the muscles is ``hit``'s rule, with the blow's impulse estimated from the
+two bodies' approach as a perfectly inelastic two-body impact: j = m_f m_o / (m_f + m_o) x the
+closing speed (m_o infinite for a kinematic body: j = m_f x speed). The strongest strike of the
+step on a figure is the one taken. Units: m/s, kg, N·s.
+
+Columns: ``F_STRUCK_BONE``, ``F_STRUCK_J`` (``_layout``). Settings: ``HitsSettings``. Verbs:
+``hits_pre`` (the bodies' velocities as the step starts), ``hits_post`` (a figure's bodies marked
+for the scan) and ``hits_scan`` (the world's contacts, after the loop).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ae3d import physics
+from ae3d.physics import _layout as PL
+from ae3d.physics._layout import (
+    B_KIN_MOVE,
+    B_KIN_POS,
+    B_KIND,
+    B_MASS,
+    B_PARKED,
+    B_POS,
+    B_V,
+    KIND_DYNAMIC,
+    KIND_KINEMATIC,
+    M_A,
+    M_B,
+    M_N,
+    M_NORMAL,
+    M_P,
+    P_MAXLN,
+    P_STRIDE,
+)
+
+from . import _checks
+from ._layout import (
+    ANIMATED,
+    F_MODE,
+    F_NBONES,
+    F_STRUCK_BONE,
+    F_STRUCK_J,
+    PB_BODY,
+    POWERED,
+    S_BLOW_OVERCOMES,
+    S_HIT_CAP,
+    S_HIT_SPEED,
+    S_STRUCK_SPEED,
+)
+from ._service import NEIGHBOURS, Motion, bone_of, check, finite, service
+
+
+@dataclass(frozen=True)
+class HitsSettings:
+    """The blows' tuned constants (packed into the parameter row by ``_settings.pack``)."""
+
+    hit_speed: float = 1.6
+    """m/s: the struck bone's speed that takes its whole share (the struck arm's 8 N·s takes
+    5 % of its muscle, the forearm half that: test_motion)."""
+    hit_cap: float = 0.95
+    """the most a blow takes of a muscle (a muscle is never all gone)."""
+    blow_overcomes: float = 2.4
+    """m/s: a blow giving the whole figure more than this overcomes its balance (the top of what
+    a step catches, spec "On muscles": 60 N·s on the box man stands, 400 N·s falls)."""
+    struck_speed: float = 0.5
+    """m/s: a body coming at an ANIMATED figure faster than this strikes it; slower, it only
+    touches (a walker's foot brushing a ball at rest, a prop set down against its legs). Half a
+    slow walk: "until something touches it" asks for little, but not for nothing."""
+
+    def pack(self, row: np.ndarray) -> None:
+        row[S_HIT_SPEED] = self.hit_speed
+        row[S_HIT_CAP] = self.hit_cap
+        row[S_BLOW_OVERCOMES] = self.blow_overcomes
+        row[S_STRUCK_SPEED] = self.struck_speed
+
+
+# ------------------------------------------------------------------------------ the verbs
+@njit(cache=True)
+def hits_pre(bf, bi, n, dt, out):
+    """out[i] = body i's linear velocity (m/s) as the coming step starts: a kinematic body moved
+    to a target, the velocity that reaches it in ``dt``."""
+    for i in range(n):
+        if bi[i, B_KIND] == KIND_KINEMATIC and bi[i, B_KIN_MOVE] != 0:
+            for c in range(3):
+                out[i, c] = (bf[i, B_KIN_POS + c] - bf[i, B_POS + c]) / dt
+        else:
+            for c in range(3):
+                out[i, c] = bf[i, B_V + c]
+
+
+@njit(cache=True, _nrt=False)
+def hits_post(f, ff, fi, pbi, owner):
+    """After the physics step, figure f (live, stepped): no strike yet; an ANIMATED figure's
+    bodies marked as its own in ``owner`` (world body count) for ``hits_scan``."""
+    fi[f, F_STRUCK_BONE] = -1
+    ff[f, F_STRUCK_J] = 0.0
+    if fi[f, F_MODE] != ANIMATED:
+        return
+    nb_world = owner.shape[0]
+    for b in range(fi[f, F_NBONES]):
+        s = pbi[f, b, PB_BODY]
+        if 0 <= s < nb_world:
+            owner[s] = f
+
+
+@njit(cache=True)
+def hits_scan(ff, fi, pbi, bf, bi, mi, mf, nm, v0, owner, speed_min):
+    """After the physics step, over the world's contacts: for every figure ``hits_post`` marked
+    (``owner``: the figure of each body, -1 none), the bone struck hardest this step and the
+    blow's estimated impulse (F_STRUCK_BONE, F_STRUCK_J N·s). Returns how many were struck."""
+    nb_world = owner.shape[0]
+    struck = 0
+    for r in range(nm):
+        a = mi[r, M_A]
+        b = mi[r, M_B]
+        fa = owner[a] if a < nb_world else -1
+        fb = owner[b] if b < nb_world else -1
+        if fa < 0 and fb < 0:
+            continue
+        touched = False
+        for p in range(mi[r, M_N]):
+            if mf[r, M_P + p * P_STRIDE + P_MAXLN] > 0.0:
+                touched = True
+        if not touched:
+            continue
+        nx = mf[r, M_NORMAL]
+        ny = mf[r, M_NORMAL + 1]
+        nz = mf[r, M_NORMAL + 2]
+        for side in range(2):
+            if side == 0:
+                f, me, other, sg = fa, a, b, 1.0     # the normal runs from A (the figure) to B
+            else:
+                f, me, other, sg = fb, b, a, -1.0
+            if f < 0 or owner[other] == f:
+                continue
+            k = bi[other, B_KIND]
+            if (k != KIND_DYNAMIC and k != KIND_KINEMATIC) or bi[other, B_PARKED] != 0:
+                continue
+            # into the figure is -sg n; the other body's own speed that way, and the closing speed
+            ux = -sg * nx
+            uy = -sg * ny
+            uz = -sg * nz
+            coming = v0[other, 0] * ux + v0[other, 1] * uy + v0[other, 2] * uz
+            if coming <= speed_min:
+                continue
+            mine = v0[me, 0] * ux + v0[me, 1] * uy + v0[me, 2] * uz
+            closing = coming - mine
+            if closing <= 0.0:
+                continue
+            mf_ = bf[me, B_MASS]
+            if k == KIND_DYNAMIC:
+                mo = bf[other, B_MASS]
+                meff = mf_ * mo / (mf_ + mo)
+            else:
+                meff = mf_
+            j = meff * closing
+            if j > ff[f, F_STRUCK_J]:
+                if fi[f, F_STRUCK_BONE] < 0:
+                    struck += 1
+                ff[f, F_STRUCK_J] = j
+                # the bone of the body struck
+                for bb in range(fi[f, F_NBONES]):
+                    if pbi[f, bb, PB_BODY] == me:
+                        fi[f, F_STRUCK_BONE] = bb
+    return struck
+
+
+
+
+class StruckScratch:
+    """The service's scratch for the scan, grown with the world: the bodies' velocities as the
+    step starts (v0, m/s) and each body's figure (owner)."""
+
+    def __init__(self) -> None:
+        self.v0 = np.zeros((0, 3))
+        self.owner = np.zeros(0, dtype=np.int64)
+        self.taken = False    # hits_pre took the velocities (an ANIMATED figure was stepped)
+
+    def fit(self, n: int) -> None:
+        if self.v0.shape[0] < n:
+            self.v0 = np.zeros((max(n, 2 * self.v0.shape[0]), 3))
+            self.owner = np.zeros(self.v0.shape[0], dtype=np.int64)
+
+
+# ------------------------------------------------------------------------------ the façade
+def hit(body: Motion, bone: int, point: Any, impulse: Any, use_cost: bool = False,
+        cost: float | None = None) -> None:
+    """Strike ``bone`` at ``point`` (3,) m with ``impulse`` (3,) N·s.
+
+    The blow takes a share of the struck bone's muscle and half that of its neighbours', coming
+    back over ``set_recovery`` seconds: by default the speed the blow gives the struck bone over
+    1.6 m/s, capped at 95 %; ``hit(body, bone, point, impulse, True, cost)`` takes cost x 95 %
+    instead (cost in [0, 1]). An ANIMATED figure goes POWERED the moment it is struck (#581)."""
+    from ._modes import hand_over
+    m = check(body)
+    _checks.hit_args(m, bone, point, impulse, use_cost, cost)
+    b = bone_of(m, bone)
+    p = finite(point, "point", (3,))
+    j = finite(impulse, "impulse", (3,))
+    s = service(m.engine)
+    share = None
+    if use_cost:
+        if cost is None:
+            raise ValueError("cost must be given with use_cost")
+        try:
+            c = float(cost)
+        except (TypeError, ValueError):
+            raise ValueError("cost must be a number in [0, 1]") from None
+        if not (0.0 <= c <= 1.0):
+            raise ValueError("cost must be in [0, 1]")
+        share = c * float(s.prm[S_HIT_CAP])
+    e = m.engine
+    w = e.physics
+    slot = int(m.ragdoll.bodies[b])
+    if int(s.fi[m.slot, F_MODE]) == ANIMATED:
+        hand_over(m, POWERED)
+    blow_takes(m, b, float(np.linalg.norm(j)), share)
+    physics.apply_impulse(e, w.handle(slot), j, p)
+
+
+def blow_takes(m: Motion, b: int, impulse: float, share: float | None) -> None:
+    """What a blow of ``impulse`` N·s on bone ``b`` takes: ``share`` of its muscle (None: the
+    speed it gives the bone over hit_speed, capped at hit_cap), half that of its neighbours', and
+    the balance when it gives the whole figure more than blow_overcomes."""
+    from . import _balance, _muscles
+    w = m.engine.physics
+    r = m.ragdoll
+    s = service(m.engine)
+    prm = s.prm
+    if share is None:
+        mass = float(w.bf[int(r.bodies[b]), PL.B_MASS])
+        share = min(float(prm[S_HIT_CAP]), impulse / mass / float(prm[S_HIT_SPEED]))
+    _muscles.take(s, m, b, share)
+    for nb in NEIGHBOURS[b]:
+        if nb < r.bones:
+            _muscles.take(s, m, nb, 0.5 * share)
+    # a blow past what the balance keeps lets its anchor go (_balance.balance_pre): held, the
+    # anchor on the world took the blow's turn out of the pelvis and the figure slid on its feet
+    total = float(np.sum(w.bf[r.bodies, PL.B_MASS]))
+    if total > 0.0 and impulse / total > float(prm[S_BLOW_OVERCOMES]):
+        _balance.let_go(m)
+
+
+def struck_rows(s: Any, rows: list[int]) -> None:
+    """The rows ``hits_scan`` found struck this step, in row order (``struck``)."""
+    for f in rows:
+        m = s.handles[f]
+        if m is not None and not m.released:
+            struck(m, int(s.fi[f, F_STRUCK_BONE]), float(s.ff[f, F_STRUCK_J]))
+
+
+def struck(m: Motion, bone: int, impulse: float) -> None:
+    """An ANIMATED figure struck by a body in the step just taken: POWERED, and the blow takes
+    its share as ``hit``'s does. The blow already moved the bodies, so the hand-over's offset is
+    measured from where they were as the step began: what the blow did shows on the frame it
+    landed (#581), as a ``hit`` does."""
+    from ._modes import hand_over
+    w = m.engine.physics
+    slots = np.asarray(m.ragdoll.bodies, dtype=np.int64)
+    now_p = w.bf[slots, PL.B_POS:PL.B_POS + 3].copy()
+    now_q = w.bf[slots, PL.B_QUAT:PL.B_QUAT + 4].copy()
+    w.bf[slots, PL.B_POS:PL.B_POS + 3] = w.bf[slots, PL.B_POS0:PL.B_POS0 + 3]
+    w.bf[slots, PL.B_QUAT:PL.B_QUAT + 4] = w.bf[slots, PL.B_QUAT0:PL.B_QUAT0 + 4]
+    try:
+        hand_over(m, POWERED)
+    finally:
+        w.bf[slots, PL.B_POS:PL.B_POS + 3] = now_p
+        w.bf[slots, PL.B_QUAT:PL.B_QUAT + 4] = now_q
+    blow_takes(m, bone, impulse, None)

@@ -1,0 +1,105 @@
+"""motion/_layout.py and _settings.py: the tables' columns and the parameter row (issue 11)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from ae3d import engine, motion
+from ae3d.motion import _layout as L
+from ae3d.motion import _settings
+
+
+def _columns(prefixes, count, widths):
+    """name -> (first, width) of the columns with one of ``prefixes``, below ``count``."""
+    out = {}
+    for name, v in vars(L).items():
+        if isinstance(v, int) and name.startswith(prefixes) and not name.endswith("_COUNT"):
+            out[name] = (v, widths.get(name, 1))
+    return out
+
+
+WIDE = {"F_ANIM_POS": 3, "F_ANIM_ROT": 4, "PB_TARGET": 4, "PB_PREV_P": 3, "PB_PREV_Q": 4,
+        "PB_DRAWN_Q": 4, "PB_DRAWN_T": 3, "PB_FROM_Q": 4, "PB_FROM_T": 3, "RB_Q": 4, "RB_T": 3,
+        "RB_FROM_Q": 4, "RB_FROM_T": 3}
+FLOAT_F = ("F_STRENGTH", "F_RECOVERY", "F_ANIM_POS", "F_ANIM_ROT", "F_SPRING_HZ", "F_LEAN",
+           "F_MAX_LEAN", "F_LETGO", "F_BLEND_T", "F_RIG_BLEND_T", "F_GET_UP", "F_STRUCK_J")
+
+
+def _tile(cols, count):
+    """Every slot of a table covered exactly once by its columns."""
+    used = np.zeros(count, dtype=int)
+    for first, width in cols.values():
+        used[first:first + width] += 1
+    return used
+
+
+@pytest.mark.parametrize("table", ["ff", "fi", "pbf", "pbi", "rbf", "prm"])
+def test_columns_tile_their_table(table):
+    if table == "ff":
+        cols = {k: (getattr(L, k), WIDE.get(k, 1)) for k in FLOAT_F}
+        count = L.FF_COUNT
+    elif table == "fi":
+        cols = {k: v for k, v in _columns(("F_",), L.FI_COUNT, WIDE).items() if k not in FLOAT_F}
+        count = L.FI_COUNT
+    elif table == "pbf":
+        cols = {k: v for k, v in _columns(("PB_",), 0, WIDE).items()
+                if k not in ("PB_JOINT", "PB_BODY", "PB_FOLLOW")}
+        count = L.PBF_COUNT
+    elif table == "pbi":
+        cols = {k: (getattr(L, k), 1) for k in ("PB_JOINT", "PB_BODY", "PB_FOLLOW")}
+        count = L.PBI_COUNT
+    elif table == "rbf":
+        cols = _columns(("RB_",), 0, WIDE)
+        count = L.RBF_COUNT
+    else:
+        cols = _columns(("S_",), 0, WIDE)
+        count = L.PRM_COUNT
+    assert list(_tile(cols, count)) == [1] * count
+
+
+def test_modes_written_once():
+    assert L.MODE_NAMES[motion.ANIMATED] == "animated"
+    assert L.MODE_NAMES[motion.POWERED] == "powered"
+    assert L.MODE_NAMES[motion.LIMP] == "limp"
+    assert len(set(L.MODE_NAMES)) == len(L.MODE_NAMES) == 5
+    assert set(L.FROM_ANIMATION) | {motion.POWERED, motion.LIMP} == set(range(5))
+
+
+def test_settings_pack_every_column():
+    row = _settings.pack(_settings.DEFAULT)
+    assert row.shape == (L.PRM_COUNT,) and np.all(np.isfinite(row))
+    assert row[L.S_FALL_LEAN] == motion.FALL_LEAN == 0.35
+    assert row[L.S_BLEND_TIME] == 0.25
+
+
+def test_settings_read_and_swept():
+    with engine.Engine() as e:
+        s = motion.settings(e)
+        assert s == motion.Settings()
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            s.balance.fall_lean = 1.0  # type: ignore[misc]
+        tuned = dataclasses.replace(s, balance=dataclasses.replace(s.balance, fall_lean=0.5))
+        motion.set_settings(e, tuned)
+        assert motion.settings(e).balance.fall_lean == 0.5
+        assert e.services["motion"].prm[L.S_FALL_LEAN] == 0.5
+
+
+def test_bad_settings_named_and_nothing_written():
+    with engine.Engine() as e:
+        motion.settings(e)
+        before = e.services["motion"].prm.copy()
+        bad = dataclasses.replace(motion.Settings(),
+                                  hits=dataclasses.replace(motion.HitsSettings(), hit_speed=0.0))
+        with pytest.raises(ValueError, match="settings.hits.hit_speed"):
+            motion.set_settings(e, bad)
+        nan = dataclasses.replace(motion.Settings(), modes=motion.ModesSettings(blend_time=np.nan))
+        with pytest.raises(ValueError, match="settings.modes.blend_time"):
+            motion.set_settings(e, nan)
+        with pytest.raises(TypeError, match="settings"):
+            motion.set_settings(e, {"balance": 1})
+        after = e.services["motion"].prm
+        assert np.array_equal(before, after)
+        assert np.array_equal(after, _settings.pack(_settings.DEFAULT))
