@@ -95,15 +95,18 @@ def main() -> None:
     ap.add_argument("--size", default="1280x720")
     ap.add_argument("--fps", type=int, default=30)
     ap.add_argument("--headless", action="store_true", help="an MP4 even with a display")
+    ap.add_argument("--quality", default="auto", choices=("auto", "high", "low"),
+                    help="render preset (default auto: low on a software GL, else high)")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.lower().split("x"))
     with engine.Engine() as e:
         build(e)
         if not args.headless and render.window_available():
-            render.window(e)
+            render.window(e, quality=args.quality)
             return
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        n = render.record(e, args.out, seconds=args.seconds, fps=args.fps, width=w, height=h)
+        n = render.record(e, args.out, seconds=args.seconds, fps=args.fps, width=w, height=h,
+                          quality=args.quality)
         print(f"wrote {args.out}: {n} frames, {w}x{h}, {math.floor(args.seconds)} s")
 
 

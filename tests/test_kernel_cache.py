@@ -110,6 +110,7 @@ def test_the_package_is_guarded():
     """ae3d's own kernels: every package's kernel files and the shared math are hashed."""
     rels = {os.path.relpath(p, _cache._HERE).replace(os.sep, "/")  # noqa: SLF001
             for p in _cache.kernel_sources()}
-    for want in ("_math.py", "figure/_kernels.py", "motion/_kernels.py", "physics/_layout.py",
-                 "physics/_kernels_step.py", "physics/_kernels_dress.py"):
+    for want in ("_math.py", "figure/_kernels.py", "motion/_step.py", "motion/_muscles.py",
+                 "motion/_layout.py", "physics/_layout.py", "physics/_kernels_step.py",
+                 "physics/_kernels_dress.py"):
         assert want in rels

@@ -1,7 +1,7 @@
 """Quaternions and the ragdoll's bodies' kinematics, for the motion's kernels (njit).
 
 The quaternion helpers take and return scalars (x, y, z, w), so the kernels keep them in
-registers; they move to the package's shared math module (``ae3d/_math.py``) when it lands.
+registers; the product and the rotation are the shared math module's (``ae3d/_math.py``).
 The bodies' kinematics place a figure's bodies from a local pose (the pelvis's world pose and
 each bone's rotation relative to its parent's body) through the joints' points, and back.
 Units: m, rad. Quaternions are (x, y, z, w).
@@ -13,29 +13,23 @@ import math
 
 from numba import njit
 
+from ae3d import _math as M
 from ae3d.physics._layout import B_POS, B_QUAT, J_PA, J_PB
 
 from ._layout import F_ANIM_POS, F_ANIM_ROT, PB_JOINT, PB_TARGET
 
 
 # ------------------------------------------------------------------------------ quaternions
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def qmul(ax, ay, az, aw, bx, by, bz, bw):
-    return (aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw,
-            aw * bw - ax * bx - ay * by - az * bz)
+    """The Hamilton product a b, on scalars (``ae3d._math.qmul``'s arithmetic)."""
+    return M.qmul((ax, ay, az, aw), (bx, by, bz, bw))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def qrot(qx, qy, qz, qw, vx, vy, vz):
-    # v + 2 w (q x v) + 2 q x (q x v)
-    tx = 2.0 * (qy * vz - qz * vy)
-    ty = 2.0 * (qz * vx - qx * vz)
-    tz = 2.0 * (qx * vy - qy * vx)
-    return (vx + qw * tx + (qy * tz - qz * ty),
-            vy + qw * ty + (qz * tx - qx * tz),
-            vz + qw * tz + (qx * ty - qy * tx))
+    """v turned by the unit quaternion q, on scalars (``ae3d._math.qrot``'s arithmetic)."""
+    return M.qrot((qx, qy, qz, qw), (vx, vy, vz))
 
 
 @njit(cache=True)

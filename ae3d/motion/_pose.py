@@ -18,6 +18,13 @@ Every dressed figure's arrays (its rig's and its dressing's) are handed to the k
 lists built once when the dressed figures change (``DressedRigs``), so reading every rig and
 drawing every figure are one call each (``_step.read_rigs``, ``_step.pose_all``).
 
+Bodies drawn every frame: a frame that does not last exactly one fixed step (a display at 144
+or 30 Hz, a window's real time) draws the bodies between their poses at the start and the end of
+the last step, by the accumulator's remainder (``frame_alpha``: positions lerped, rotations
+slerped, ``bodies_between``), one step behind the physics and never jumping a whole step. A
+frame of exactly the fixed step takes one step every frame, with nothing to smooth: it draws the
+bodies as they are. The physics reads none of it: its bits do not depend on the frame rate.
+
 Columns: ``F_BLEND``, ``F_BLEND_T``, ``F_SHOWN``, ``F_RIG_BLEND``, ``F_RIG_BLEND_T``,
 ``F_RIG_OWNED``, ``F_DRESS``, ``F_RIG_BONES``; ``PB_DRAWN_*``, ``PB_OFF_*``, ``PB_FROM_*``;
 the ``rbf`` table (``_layout``). Settings: ``ModesSettings.blend_time``. Verbs: ``read_rig``,
@@ -35,7 +42,7 @@ from numba.typed import List
 
 from ae3d.figure._kernels import forward_kinematics
 from ae3d.physics._kernels_dress import bodies_from_world, draw_bodies
-from ae3d.physics._layout import B_POS, B_QUAT
+from ae3d.physics._layout import B_POS, B_POS0, B_QUAT, B_QUAT0
 
 from . import _checks
 from ._kin import (
@@ -157,6 +164,42 @@ class DressedRigs:
         if self.stale or not self._tables:
             raise RuntimeError("DressedRigs.update first")
         return self._tables
+
+
+# ------------------------------------------------------------------------------ every frame
+def frame_alpha(e: Any, dt: float) -> float | None:
+    """Where between the last step's start and end (0..1) a frame of ``dt`` s draws the bodies:
+    the engine's accumulator over its fixed step; None for a frame of exactly one fixed step."""
+    fixed = float(e.fixed_dt)
+    if abs(float(dt) - fixed) <= 1e-9 * fixed:
+        return None
+    # the engine keeps what is owed towards the next step; no public name for it yet
+    return min(1.0, max(0.0, float(getattr(e, "_accumulator", fixed)) / fixed))
+
+
+def bodies_between(bf: np.ndarray, n: int, alpha: float) -> np.ndarray:
+    """A copy of the first ``n`` rows of the body table with each body's pose ``alpha`` of the
+    way from its pose at the last step's start (B_POS0, B_QUAT0, which the physics sets for
+    every moving kind and a teleport sets too) to its pose now: positions lerped, rotations
+    slerped (the shorter way)."""
+    out = np.array(bf[:n])
+    a = float(alpha)
+    p0 = out[:, B_POS0:B_POS0 + 3]
+    out[:, B_POS:B_POS + 3] = p0 + (out[:, B_POS:B_POS + 3] - p0) * a
+    q0 = out[:, B_QUAT0:B_QUAT0 + 4]
+    q1 = out[:, B_QUAT:B_QUAT + 4].copy()
+    d = np.einsum("ij,ij->i", q0, q1)
+    q1[d < 0.0] *= -1.0
+    d = np.minimum(np.abs(d), 1.0)
+    th = np.arccos(d)
+    st = np.sin(th)
+    near = st < 1e-6
+    safe = np.where(near, 1.0, st)
+    w0 = np.where(near, 1.0 - a, np.sin((1.0 - a) * th) / safe)
+    w1 = np.where(near, a, np.sin(a * th) / safe)
+    q = w0[:, None] * q0 + w1[:, None] * q1
+    out[:, B_QUAT:B_QUAT + 4] = q / np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
+    return out
 
 
 # ------------------------------------------------------------------------------ blends

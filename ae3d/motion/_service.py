@@ -190,14 +190,18 @@ class Service:
                               & np.isfinite(self.ff[:n, L.F_STRUCK_J]))[0]
             _hits.struck_rows(self, [int(f) for f in rows])
 
-    def pose(self, want: int, dt: float, lo: int = 0, hi: int | None = None) -> None:
+    def pose(self, want: int, dt: float, lo: int = 0, hi: int | None = None,
+             alpha: float | None = None) -> None:
         """The pose phase of rows lo..hi stepped with ``want`` (-1: any): the pose drawn, with
-        the hand-overs' blends, and a dressed figure's rig. One njit call."""
-        from . import _step
+        the hand-overs' blends, and a dressed figure's rig. One njit call. ``alpha`` (0..1):
+        the bodies drawn between their poses at the last step's start and end
+        (``_pose.bodies_between``); None: as they are."""
+        from . import _pose, _step
         w = self.engine.physics
         self.rigs.update(self)
+        bf = w.bf if alpha is None else _pose.bodies_between(w.bf, w.n, alpha)
         _step.pose_all(want, dt, lo, self.n if hi is None else hi, self.ff, self.fi, self.pbf,
-                       self.pbi, self.rbf, self.prm, PARENT, w.bf, w.bi, w.ji,
+                       self.pbi, self.rbf, self.prm, PARENT, bf, w.bi, w.ji,
                        *self.rigs.tables())
 
 
@@ -223,9 +227,10 @@ class _Pose(PhaseProcessor):
     phase = priorities.POSE
 
     def run(self, engine: Any, dt: float) -> None:
+        from . import _pose
         s = engine.services.get("motion")
         if s is not None and s.n:
-            s.pose(1, dt)
+            s.pose(1, dt, alpha=_pose.frame_alpha(engine, dt))
 
 
 def service(e: Any) -> Service:

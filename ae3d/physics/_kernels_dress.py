@@ -18,13 +18,12 @@ import math
 import numpy as np
 from numba import njit
 
+from . import _math as M
+
 
 @njit(cache=True, inline="always")
 def _qmul(ax, ay, az, aw, bx, by, bz, bw):
-    return (aw * bx + ax * bw + ay * bz - az * by,
-            aw * by - ax * bz + ay * bw + az * bx,
-            aw * bz + ax * by - ay * bx + az * bw,
-            aw * bw - ax * bx - ay * by - az * bz)
+    return M.qmul((ax, ay, az, aw), (bx, by, bz, bw))
 
 
 @njit(cache=True)

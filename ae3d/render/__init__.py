@@ -26,6 +26,14 @@ them see-through on top with ``set_debug(e, bodies=True)``, with contacts and an
 Picking a body gives its ``physics.Body`` handle. A figure whose object is destroyed
 (``engine.destroy``) leaves the renderer at the frame's end, its GPU buffers freed.
 The ground (y = 0, or the world's plane) has a 1 m grid.
+
+Quality (``quality=`` on ``renderer``, ``still``, ``record``, ``pick``, ``window``; ``--quality``
+in ``ae3d.view`` and the examples): ``"high"`` (4x MSAA, a 2048 shadow map filtered 3x3,
+specular and rim light), ``"low"`` (no MSAA, a 1024 one-tap map for the few figures nearest the
+camera's target and a blob under every other figure and horde instance, diffuse light, levels of
+detail), or ``"auto"`` (the default: low on a software GL such as llvmpipe, high elsewhere).
+Each choice is a shader variant compiled on first use. ``record`` encodes on a thread of its
+own (x264 ``veryfast``) and shows a tqdm bar once a render has taken a second.
 Units: m, rad. Pixel coordinates: x right, y down, from the frame's top-left corner.
 """
 

@@ -270,34 +270,41 @@ def hide_bodies(e, slots, hidden: bool = True) -> None:
 
 
 # -------------------------------------------------------------------------------- headless
-def renderer(e, width: int = 1280, height: int = 720, samples: int = 4) -> Renderer:
-    """The engine's headless renderer at this size (made on first use, kept until close); its
-    context is made current, for direct ``draw``/``read``/``pick`` calls."""
-    from ._context import headless_context
+def renderer(e, width: int = 1280, height: int = 720, samples: int | None = None,
+             quality: str = "auto") -> Renderer:
+    """The engine's headless renderer at this size and quality (made on first use, kept until
+    close); its context is made current, for direct ``draw``/``read``/``pick`` calls.
 
+    ``quality``: "auto" (low on a software GL such as llvmpipe, high elsewhere), "high" or
+    "low" (see ``Renderer.quality``); ``samples`` (MSAA, 0: none) overrides the preset's."""
+    from ._context import headless_context
+    from ._quality import resolve
+
+    ctx = headless_context()
+    q = resolve(quality, ctx, samples)
     s = scene(e)
     for r in s._renderers:
         if getattr(r, "headless", False):
-            if r.samples != samples:
+            if r.quality != q:
                 continue
             _current(r.ctx)
             r.resize(width, height)
             return r
-    ctx = headless_context()
     _current(ctx)
-    r = Renderer(ctx, width, height, samples=samples)
+    r = Renderer(ctx, width, height, quality=q)
     r.headless = True
     s._renderers.append(r)
     return r
 
 
 def still(e, path: str | os.PathLike | None = None, width: int = 1280, height: int = 720,
-          samples: int = 4) -> np.ndarray:
+          samples: int | None = None, quality: str = "auto") -> np.ndarray:
     """Draw the scene as it stands: (height, width, 3) uint8 sRGB, top row first; written as a
-    PNG to ``path`` when given. Runs no frame of the engine."""
+    PNG to ``path`` when given. Runs no frame of the engine. ``quality``, ``samples``: as
+    ``renderer``."""
     from ._output import write_png
 
-    r = renderer(e, width, height, samples)
+    r = renderer(e, width, height, samples, quality)
     _current(r.ctx)
     r.draw(scene(e))
     img = r.read()
@@ -307,26 +314,29 @@ def still(e, path: str | os.PathLike | None = None, width: int = 1280, height: i
 
 
 def record(e, path: str | os.PathLike, seconds: float, fps: int = 30, width: int = 1280,
-           height: int = 720, samples: int = 4, progress: bool | None = None,
-           on_frame: Callable[[np.ndarray], None] | None = None) -> int:
+           height: int = 720, samples: int | None = None, progress: bool | None = None,
+           on_frame: Callable[[np.ndarray], None] | None = None, quality: str = "auto") -> int:
     """Run the engine for ``seconds`` at ``fps`` (30 or 60) frames a second, one
     ``Engine.frame(1/fps)`` per video frame, writing an H.264 MP4 to ``path``. The frame size
-    must be divisible by 16. A tqdm bar shows progress when stderr is a terminal (``progress``
-    forces it on or off). Returns the frames written."""
+    must be divisible by 16. Encoding (x264 ``veryfast``) runs on a thread of its own. A tqdm
+    bar on stderr (frames done, the fps they are written at) shows once the render has taken a
+    second (``progress``: False hides it, True shows it at once). ``quality``, ``samples``: as
+    ``renderer``. Returns the frames written."""
     from ._output import check_video_size
     from ._output import record as _record
 
     check_video_size(width, height)
-    r = renderer(e, width, height, samples)
+    r = renderer(e, width, height, samples, quality)
     _current(r.ctx)
     return _record(e, r, scene(e), path, seconds, fps, progress, on_frame)
 
 
-def pick(e, x: float, y: float, width: int = 1280, height: int = 720) -> Pick:
+def pick(e, x: float, y: float, width: int = 1280, height: int = 720,
+         quality: str = "auto") -> Pick:
     """What lies under pixel (x right, y down) of a ``width`` × ``height`` frame of the scene as
     it stands: ``Pick.target`` (object handle, HordeInstance, Body, GROUND or None) and
     ``Pick.point`` (3,) m."""
-    r = renderer(e, width, height)
+    r = renderer(e, width, height, quality=quality)
     _current(r.ctx)
     return r.pick(scene(e), x, y)
 

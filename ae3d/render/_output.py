@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 import os
+import queue
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -24,7 +26,13 @@ def write_png(path: str | os.PathLike, image: np.ndarray) -> None:
 
 def record(engine: Any, renderer: Any, scene: Any, path: str | os.PathLike, seconds: float,
            fps: int, progress: bool | None, on_frame=None) -> int:
-    """Run ``engine`` for ``seconds`` at ``fps`` frames/s, writing each frame to ``path``."""
+    """Run ``engine`` for ``seconds`` at ``fps`` frames/s, writing each frame to ``path``.
+
+    The frames go to ffmpeg (libx264, preset ``veryfast``: its default preset costs about twice
+    the CPU a frame for a file a little smaller) from a thread of their own, so drawing the next
+    frame overlaps encoding this one. A tqdm bar (frames and the fps they are written at) shows
+    once the render has taken a second; ``progress=False`` hides it, True shows it at once.
+    """
     import imageio.v2 as imageio
     from tqdm import tqdm
 
@@ -35,20 +43,62 @@ def record(engine: Any, renderer: Any, scene: Any, path: str | os.PathLike, seco
     check_video_size(renderer.width, renderer.height)
     frames = max(1, int(round(seconds * fps)))
     os.makedirs(os.path.dirname(os.path.abspath(path)) or ".", exist_ok=True)
-    if progress is None:
-        progress = sys.stderr.isatty()
     writer = imageio.get_writer(str(path), fps=fps, codec="libx264", quality=8,
                                 macro_block_size=16, pixelformat="yuv420p",
-                                ffmpeg_log_level="error")
+                                ffmpeg_log_level="error",
+                                output_params=["-preset", "veryfast"])
+    sink = _FrameSink(writer)
+    bar = tqdm(total=frames, desc=os.path.basename(str(path)), unit="frame",
+               disable=progress is False, delay=0.0 if progress else 1.0, leave=False,
+               file=sys.stderr)
     try:
-        for _ in tqdm(range(frames), desc=os.path.basename(str(path)), unit="frame",
-                      disable=not progress, leave=False):
+        for _ in range(frames):
             engine.frame(1.0 / fps)
             renderer.draw(scene)
             image = renderer.read()
             if on_frame is not None:
                 on_frame(image)
-            writer.append_data(image)
+            sink.put(image)
+            bar.update(1)
     finally:
-        writer.close()
+        bar.close()
+        sink.close()
     return frames
+
+
+class _FrameSink:
+    """Hands frames to a writer on a thread of its own (a few frames queued at most, so a slow
+    encoder holds the renderer back rather than filling memory); ``close`` waits for the last
+    frame and closes the writer, raising whatever the writer raised."""
+
+    def __init__(self, writer: Any, depth: int = 4) -> None:
+        self.writer = writer
+        self.queue: queue.Queue = queue.Queue(maxsize=depth)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="ae3d-video", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            image = self.queue.get()
+            if image is None:
+                return
+            if self.error is None:
+                try:
+                    self.writer.append_data(image)
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller in close
+                    self.error = exc
+
+    def put(self, image: np.ndarray) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put(image)
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        try:
+            self.writer.close()
+        finally:
+            if self.error is not None:
+                raise self.error

@@ -1,12 +1,17 @@
 """Renderer: draws a Scene with moderngl into its own framebuffers (GPU side).
 
 Passes per frame: the shadow map (depth from the sun), then colour (sky, ground, shapes,
-figures, hordes, overlays) into a multisampled framebuffer resolved for reading or for the
-window. Picking draws ids (uint) into a one-pixel scissor of its own framebuffer and unprojects
-the depth there.
+figures, hordes, blob shadows, overlays) into a framebuffer (multisampled and resolved when the
+quality asks for it) for reading or for the window. Picking draws ids (uint) into a one-pixel
+scissor of its own framebuffer and unprojects the depth there.
 
-Skinned figures sharing a mesh go in one instanced draw: their skinning matrices are the rows of
-one float texture. A horde is one instanced draw over its pose bank's texture.
+What each pass costs is set by the quality preset (``_quality``): its choices are shader
+variants compiled on first use (``_prog``), one program per set of ``#define``s.
+
+Skinned figures sharing a mesh go in one instanced draw: their skinning matrices (computed for
+the whole group in one matmul) are the rows of one float texture. A horde is one instanced draw
+per level of detail over its pose bank's texture, culled on the CPU to each pass's frustum.
+Meshes are welded first (``_lod``): a box man's 504 vertices become its 168 corners.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from . import _meshes, _shaders, _xform
+from . import _lod, _meshes, _quality, _shaders, _xform
 from ._scene import BODY_BASE, ID_GROUND, Scene
 
 _SKIN_VERT_FMT = ("3f 3f 4f 4f 3f", "in_pos", "in_normal", "in_joints", "in_weights", "in_color")
@@ -29,6 +34,8 @@ _SHAPE_INST_DTYPE = np.dtype([("model", "f4", 16), ("dims", "f4", 4), ("color", 
                               ("id", "u4")])
 _SHAPE_KINDS = ("sphere", "capsule", "box", "cylinder")  # u_kind 0..3; physics SHAPE_* 0,1,2,4
 _PASSES = ("colour", "depth", "pick")
+_FIGURE_REACH = 1.0  # m: a figure's bones and shadow about the mean of its bones, loosely
+_SHADOW_REACH = 2.5  # m: how far from a figure's centre its shadow on the ground may fall
 _SUN_HEIGHT = 60.0  # m: the shadow map's eye above its centre, along the light
 
 
@@ -90,39 +97,55 @@ def _in_frustum(centres: np.ndarray, vp: np.ndarray, radius: float) -> np.ndarra
 
 
 class _Group:
-    """GPU copy of one skinned mesh and an instance buffer."""
+    """GPU copy of one skinned mesh (welded, with its levels of detail) and an instance buffer
+    per level. For figures, also the group's cached members, tints and pick ids."""
 
     def __init__(self, r: Renderer, mesh) -> None:
         ctx = r.ctx
-        self.vbo = ctx.buffer(mesh.vertex_data().tobytes())
-        self.ibo = ctx.buffer(mesh.indices.tobytes())
-        self.inst: Any = None
-        self.cap = 0
-        self.vaos: dict[str, moderngl.VertexArray] = {}
+        prep = _lod.prepared(mesh)
+        self.flat = prep.flat
+        self.vbo = ctx.buffer(prep.vertices.tobytes())
+        self.ibos = [ctx.buffer(lv.tobytes()) for lv in prep.levels]
+        self.inst: list[Any] = [None] * len(self.ibos)
+        self.cap = [0] * len(self.ibos)
+        self.vaos: dict[tuple[int, int], moderngl.VertexArray] = {}
         self.r = r
         self.used = True
+        self.members: list = []
+        self.tints = np.zeros((0, 3), dtype=np.float32)
+        self.ids = np.zeros(0, dtype=np.uint32)
 
-    def ensure(self, n: int) -> None:
-        if n <= self.cap:
-            return
-        cap = max(16, 1 << (n - 1).bit_length())
-        if self.inst is not None:
-            self.inst.release()
-        for v in self.vaos.values():
-            v.release()
-        self.inst = self.r.ctx.buffer(reserve=cap * _SKIN_INST_DTYPE.itemsize, dynamic=True)
-        self.cap = cap
-        self.vaos = {}
-        for p in _PASSES:
-            self.vaos[p] = self.r.ctx.vertex_array(
-                self.r.progs["skinned", p],
-                [(self.vbo, *_SKIN_VERT_FMT), (self.inst, *_SKIN_INST_FMT)],
-                index_buffer=self.ibo, index_element_size=4, skip_errors=True)
+    @property
+    def levels(self) -> int:
+        return len(self.ibos)
+
+    def write(self, inst: np.ndarray, level: int = 0) -> None:
+        """Upload instance records (``_SKIN_INST_DTYPE``) for ``level``, growing its buffer."""
+        n = len(inst)
+        if n > self.cap[level]:
+            if self.inst[level] is not None:
+                self.inst[level].release()
+            for key in [k for k in self.vaos if k[0] == level]:
+                self.vaos.pop(key).release()
+            self.cap[level] = max(16, 1 << (n - 1).bit_length())
+            self.inst[level] = self.r.ctx.buffer(
+                reserve=self.cap[level] * _SKIN_INST_DTYPE.itemsize, dynamic=True)
+        if n:
+            self.inst[level].write(inst.tobytes())
+
+    def vao(self, prog: moderngl.Program, level: int = 0) -> moderngl.VertexArray:
+        key = (level, id(prog))
+        v = self.vaos.get(key)
+        if v is None:
+            v = self.vaos[key] = self.r.ctx.vertex_array(
+                prog, [(self.vbo, *_SKIN_VERT_FMT), (self.inst[level], *_SKIN_INST_FMT)],
+                index_buffer=self.ibos[level], index_element_size=4, skip_errors=True)
+        return v
 
     def release(self) -> None:
         for v in self.vaos.values():
             v.release()
-        for b in (self.vbo, self.ibo, self.inst):
+        for b in (self.vbo, *self.ibos, *self.inst):
             if b is not None:
                 b.release()
         self.vaos = {}
@@ -131,10 +154,12 @@ class _Group:
 class _HordeGPU:
     def __init__(self, r: Renderer, horde) -> None:
         self.group = _Group(r, horde.mesh)
-        self.group.ensure(horde.capacity)
+        self.group.write(np.zeros(min(horde.capacity, 16), dtype=_SKIN_INST_DTYPE))
         self.tex: Any = None
         self.bank_version = -1
         self.used = True
+        top = horde.mesh.positions[:, 1]
+        self.blob_radius = 0.22 * float(top.max() - top.min())  # m: a blob under one member
 
     def upload_bank(self, r: Renderer, horde) -> None:
         if self.bank_version == horde.bank_version and self.tex is not None:
@@ -144,7 +169,8 @@ class _HordeGPU:
         b = np.ascontiguousarray(np.asarray(horde.bank, dtype=np.float32).transpose(0, 1, 3, 2))
         f, j = b.shape[:2]
         self.tex = r.ctx.texture((j * 4, f), 4, b.tobytes(), dtype="f4")
-        # linear along the frames (the shader samples column centres), repeating past the last
+        # linear along the frames (the shader samples column centres), repeating past the last;
+        # BANK_NEAREST reads whole texels (texelFetch), unfiltered
         self.tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self.tex.repeat_x = False
         self.tex.repeat_y = True
@@ -162,30 +188,20 @@ class Renderer:
     Args:
         ctx: a moderngl context (EGL standalone, or the window's).
         width, height: frame size in pixels.
-        samples: MSAA samples of the colour pass (0 or 1: none).
-        shadow_size: the shadow map's side in texels.
+        samples: MSAA samples of the colour pass (0 or 1: none); None: the preset's.
+        shadow_size: the shadow map's side in texels; None: the preset's.
+        quality: "auto" (low on a software GL, else high), "high", "low" or a ``Quality``.
     """
 
-    def __init__(self, ctx: moderngl.Context, width: int, height: int, samples: int = 4,
-                 shadow_size: int = 2048) -> None:
+    def __init__(self, ctx: moderngl.Context, width: int, height: int,
+                 samples: int | None = None, shadow_size: int | None = None,
+                 quality: str | _quality.Quality = "auto") -> None:
         self.ctx = ctx
-        self.progs: dict[tuple[str, str], moderngl.Program] = {}
-        frags = {"colour": _shaders.FRAG_COLOUR, "depth": _shaders.FRAG_DEPTH,
-                 "pick": _shaders.FRAG_PICK}
-        for kind, vert in (("skinned", _shaders.VERT_SKINNED), ("shape", _shaders.VERT_SHAPE),
-                           ("ground", _shaders.VERT_GROUND)):
-            for p in _PASSES:
-                frag = _shaders.FRAG_GROUND if (kind == "ground" and p == "colour") else frags[p]
-                self.progs[kind, p] = ctx.program(vertex_shader=vert, fragment_shader=frag)
-        self.progs["sky", "colour"] = ctx.program(vertex_shader=_shaders.VERT_SKY,
-                                                  fragment_shader=_shaders.FRAG_SKY)
+        self.quality = _quality.resolve(quality, ctx, samples)
+        self.progs: dict[tuple, moderngl.Program] = {}
         quad = np.array([-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1], dtype=np.float32)
         self.quad = ctx.buffer(quad.tobytes())
-        self.quad_vaos = {}
-        for key in (("ground", "colour"), ("ground", "depth"), ("ground", "pick"),
-                    ("sky", "colour")):
-            self.quad_vaos[key] = ctx.vertex_array(self.progs[key], [(self.quad, "2f", "in_xz")],
-                                                   skip_errors=True)
+        self.quad_vaos: dict[int, moderngl.VertexArray] = {}
         # primitive shapes
         self.shapes: dict[str, dict[str, Any]] = {}
         for name in _SHAPE_KINDS:
@@ -194,21 +210,26 @@ class Renderer:
             ibo = ctx.buffer(idx.tobytes())
             self.shapes[name] = {"vbo": vbo, "ibo": ibo, "inst": None, "cap": 0, "vaos": {}}
         # shadow map
-        self.shadow_size = int(shadow_size)
+        self.shadow_size = int(shadow_size or self.quality.shadow_size)
         self.shadow_tex = ctx.depth_texture((self.shadow_size, self.shadow_size))
         self.shadow_tex.compare_func = "<="
         self.shadow_tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self.shadow_tex.repeat_x = False
         self.shadow_tex.repeat_y = False
         self.shadow_fbo = ctx.framebuffer(depth_attachment=self.shadow_tex)
+        self.map_on = False  # this frame draws (and reads) the shadow map
+        self.sky_grid: Any = None
+        self.blob_buf: Any = None
+        self.blob_cap = 0
+        self.blob_vao: Any = None
         self.bones_tex: Any = None
         self.bones_shape = (0, 0)
-        self.groups: dict[int, _Group] = {}   # id(mesh) -> group
-        self.group_meshes: dict[int, Any] = {}
+        self.groups: dict[tuple, _Group] = {}   # (id(mesh), bones) -> group
+        self.group_meshes: dict[tuple, Any] = {}
         self.hordes: dict[int, _HordeGPU] = {}
         self.horde_objs: dict[int, Any] = {}
         self.width = self.height = 0
-        self.samples = int(samples)
+        self.samples = self.quality.samples
         self.fbo: Any = None
         self.msaa_fbo: Any = None
         self.pick_fbo: Any = None
@@ -218,6 +239,54 @@ class Renderer:
         self.resize(width, height)
         self.light_vp = np.eye(4)
         self.frames_drawn = 0
+
+    # -- programs --------------------------------------------------------------------------
+    def _prog(self, kind: str, pass_: str, defines=()) -> moderngl.Program:
+        """The program of ``kind`` ("skinned", "shape", "ground", "sky", "blob") for ``pass_``
+        compiled with ``defines`` (made on first use, kept)."""
+        key = (kind, pass_, tuple(sorted(defines)))
+        prog = self.progs.get(key)
+        if prog is None:
+            S = _shaders
+            frags = {"colour": S.FRAG_COLOUR, "depth": S.FRAG_DEPTH, "pick": S.FRAG_PICK}
+            if kind == "sky":
+                vert, frag = S.VERT_SKY, S.FRAG_SKY
+            elif kind == "blob":
+                vert, frag = S.VERT_BLOB, S.FRAG_BLOB
+            else:
+                vert = {"skinned": S.VERT_SKINNED, "shape": S.VERT_SHAPE,
+                        "ground": S.VERT_GROUND}[kind]
+                frag = S.FRAG_GROUND if (kind == "ground" and pass_ == "colour") else frags[pass_]
+            vs, fs = S.program_source(vert, frag, key[2])
+            prog = self.progs[key] = self.ctx.program(vertex_shader=vs, fragment_shader=fs)
+        return prog
+
+    def _defines(self, kind: str, pass_: str, shadow: bool | None = None) -> list[str]:
+        """The quality's defines for a kind's pass this frame (``shadow``: read the map;
+        None: as the frame has it, but the cheap ground reads it only about its casters)."""
+        q = self.quality
+        d: list[str] = []
+        if pass_ == "colour" and q.fast_srgb and kind in ("skinned", "shape", "ground", "sky"):
+            d.append("FAST_SRGB")
+        if kind == "sky" and q.sky_last:
+            d.append("SKY_GRID")
+        if pass_ == "colour" and kind in ("skinned", "shape", "ground"):
+            if shadow is None:
+                shadow = self.map_on and not (kind == "ground" and q.ground == "cheap")
+            if shadow:
+                d.append("SHADOW_PCF3" if q.shadow == "pcf3" else "SHADOW_TAP1")
+            if q.lighting == "diffuse":
+                d.append("LIGHT_DIFFUSE")
+            if kind == "ground" and q.ground == "cheap":
+                d.append("GROUND_CHEAP")
+        return d
+
+    def _quad_vao(self, prog: moderngl.Program) -> moderngl.VertexArray:
+        v = self.quad_vaos.get(id(prog))
+        if v is None:
+            v = self.quad_vaos[id(prog)] = self.ctx.vertex_array(
+                prog, [(self.quad, "2f", "in_xz")], skip_errors=True)
+        return v
 
     # -- framebuffers ----------------------------------------------------------------------
     def resize(self, width: int, height: int) -> None:
@@ -253,28 +322,80 @@ class Renderer:
 
     # -- per-frame data --------------------------------------------------------------------
     def _sync(self, scene: Scene) -> dict:
-        """Upload the scene's poses and instances; free GPU copies nobody draws any more."""
+        """Upload the scene's poses and instances; free GPU copies nobody draws any more.
+
+        Figures sharing a mesh are skinned together (one matmul for the group); in a preset
+        with blobs, those outside the shadow map's square are ordered last and get a blob.
+        """
         scene.sync()
+        q = self.quality
+        self.light_vp = self._light_matrix(scene)
         for grp in self.groups.values():
             grp.used = False
-        # figures grouped by mesh; their skinning matrices as rows of one texture
-        by_mesh: dict[int, list] = {}
-        worlds = []
+        by_mesh: dict[tuple, tuple[Any, list, list]] = {}
         for f in scene.all_figures():
             if not f.visible:
                 continue
             w = f.world()
             if w is None:
                 continue
-            worlds.append(f.mesh.skinning(w))
-            by_mesh.setdefault(id(f.mesh), []).append((f, len(worlds) - 1))
+            key = (id(f.mesh), w.shape[0])
+            entry = by_mesh.get(key)
+            if entry is None:
+                entry = by_mesh[key] = (f.mesh, [], [])
+            entry[1].append(f)
+            entry[2].append(w)
         draws = []
-        if worlds:
-            jmax = max(s.shape[0] for s in worlds)
-            rows = np.zeros((len(worlds), jmax, 4, 4), dtype=np.float32)
-            for i, s in enumerate(worlds):
-                rows[i, : s.shape[0]] = s.transpose(0, 2, 1)
-            shape = (jmax * 4, len(worlds))
+        blobs: list[np.ndarray] = []
+        rect = None
+        total = sum(len(v[1]) for v in by_mesh.values())
+        if total:
+            jmax = max(m.joint_count for m, _, _ in by_mesh.values())
+            rows = np.zeros((total, jmax, 4, 4), dtype=np.float32)
+            groups = []
+            off = 0
+            for key, (mesh, items, worlds) in by_mesh.items():
+                n = len(items)
+                W = np.stack(worlds)
+                # every figure of the group skinned in one matmul: world[bone] @ inverse_bind
+                skin = np.matmul(W[:, mesh.joint_bones], mesh.inverse_bind)
+                rows[off:off + n, :mesh.joint_count] = skin.transpose(0, 1, 3, 2)
+                groups.append((key, mesh, items, W[:, :, :3, 3].mean(axis=1), off))
+                off += n
+            near_all = self._near_casters(scene, np.concatenate([g[3] for g in groups]))
+            for key, mesh, items, centres, off in groups:
+                n = len(items)
+                g: _Group | None = self.groups.get(key)
+                if g is None or self.group_meshes.get(key) is not mesh:
+                    if g is not None:
+                        g.release()
+                    g = self.groups[key] = _Group(self, mesh)
+                    self.group_meshes[key] = mesh
+                g.used = True
+                if len(g.members) != n or any(
+                        a is not b for a, b in zip(g.members, items, strict=True)):
+                    g.members = list(items)
+                    g.tints = np.stack([f.tint for f in items]).astype(np.float32)
+                    g.ids = np.array([f.pick_id for f in items], dtype=np.uint32)
+                near = near_all[off:off + n]
+                order = np.argsort(~near, kind="stable")  # near first: the map draws them
+                n_near = int(near.sum())
+                if q.blobs and n_near < n:
+                    top = mesh.positions[:, 1]
+                    radius = 0.22 * float(top.max() - top.min())
+                    blobs.append(self._blob_rows(centres[~near], radius, scene))
+                inst = np.zeros(n, dtype=_SKIN_INST_DTYPE)
+                inst["tint"][:, :3] = g.tints[order]
+                inst["row"] = off + order
+                inst["id"] = g.ids[order]
+                draws.append((g, inst, n_near, centres[order]))
+            if q.blobs and near_all.any():
+                c = np.concatenate([g[3] for g in groups])[near_all]
+                lo, hi = c[:, [0, 2]].min(axis=0), c[:, [0, 2]].max(axis=0)
+                half = (hi - lo) / 2 + _SHADOW_REACH
+                rect = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2, float(half.max()),
+                        float(half[0] / half.max()), float(half[1] / half.max()))
+            shape = (jmax * 4, total)
             if self.bones_tex is None or self.bones_shape[0] < shape[0] or \
                     self.bones_shape[1] < shape[1]:
                 if self.bones_tex is not None:
@@ -285,24 +406,6 @@ class Renderer:
                 self.bones_tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
                 self.bones_shape = cap
             self.bones_tex.write(rows.tobytes(), viewport=(0, 0, shape[0], shape[1]))
-            for key, items in by_mesh.items():
-                mesh = items[0][0].mesh
-                g: _Group | None = self.groups.get(key)
-                if g is None or self.group_meshes.get(key) is not mesh:
-                    if g is not None:
-                        g.release()
-                    g = self.groups[key] = _Group(self, mesh)
-                    self.group_meshes[key] = mesh
-                g.used = True
-                g.ensure(len(items))
-                inst = np.zeros(len(items), dtype=_SKIN_INST_DTYPE)
-                for i, (f, row) in enumerate(items):
-                    inst[i]["tint"][:3] = f.tint
-                    inst[i]["tint"][3] = 0.0
-                    inst[i]["row"] = row
-                    inst[i]["id"] = f.pick_id
-                g.inst.write(inst.tobytes())
-                draws.append((g, len(items)))
         for key in [k for k, g in self.groups.items() if not g.used]:
             self.groups.pop(key).release()
             self.group_meshes.pop(key, None)
@@ -328,12 +431,51 @@ class Renderer:
             inst["tint"][:, 3] = h.phase[:n]
             inst["id"] = h.id_base + np.arange(n, dtype=np.uint32)
             hdraws.append((hg, h, inst, _bank_radius(h)))
-        for key in [k for k in self.hordes if k not in live]:
-            self.hordes.pop(key).release()
-            self.horde_objs.pop(key, None)
+        for hkey in [k for k in self.hordes if k not in live]:
+            self.hordes.pop(hkey).release()
+            self.horde_objs.pop(hkey, None)
         # bodies
         solid, overlay = self._body_instances(scene)
-        return {"figures": draws, "hordes": hdraws, "solid": solid, "overlay": overlay}
+        # the shadow map: always in high; in low only when something real casts into it
+        self.map_on = bool(scene.light.shadows and q.shadow != "off")
+        if self.map_on and q.blobs:
+            self.map_on = any(d[2] for d in draws) or bool(solid)
+            if solid:  # shapes cast anywhere in the map: the ground reads all of it
+                d = np.asarray(scene.light.direction, dtype=np.float64)
+                half = self._map_half(scene) / max(abs(d[1]) / np.linalg.norm(d), 0.3)
+                rect = (float(scene.camera.target[0]), float(scene.camera.target[2]), half,
+                        1.0, 1.0)
+        return {"figures": draws, "hordes": hdraws, "solid": solid, "overlay": overlay,
+                "blobs": blobs, "shadow_rect": rect if self.map_on else None}
+
+    def _near_casters(self, scene: Scene, centres: np.ndarray) -> np.ndarray:
+        """(n,) bool: the figures (centres (n, 3) m) that cast into the shadow map: all in
+        high; in a preset with blobs, the ``near_casters`` nearest the camera's target within
+        the map."""
+        q = self.quality
+        if not q.blobs:
+            return np.ones(len(centres), dtype=bool)
+        if not scene.light.shadows:
+            return np.zeros(len(centres), dtype=bool)
+        near = _in_frustum(centres, self.light_vp, _FIGURE_REACH)
+        if q.near_casters and near.sum() > q.near_casters:
+            d = np.linalg.norm((centres - scene.camera.target)[:, [0, 2]], axis=1)
+            d[~near] = np.inf
+            near = np.zeros(len(centres), dtype=bool)
+            near[np.argsort(d, kind="stable")[:q.near_casters]] = True
+        return near
+
+    def _blob_rows(self, centres: np.ndarray, radius: float, scene: Scene) -> np.ndarray:
+        """(n, 4) float32 blob records: x, z (m), radius (m), strength; nudged away from the
+        sun, where a standing figure's shadow falls."""
+        d = np.asarray(scene.light.direction, dtype=np.float64)
+        shift = -d[[0, 2]] / max(abs(d[1]), 0.3) * 0.15
+        out = np.empty((len(centres), 4), dtype=np.float32)
+        out[:, 0] = centres[:, 0] + shift[0]
+        out[:, 1] = centres[:, 2] + shift[1]
+        out[:, 2] = radius
+        out[:, 3] = 0.6
+        return out
 
     def _body_instances(self, scene: Scene):
         b = scene.bodies()
@@ -383,7 +525,7 @@ class Renderer:
                 if "sphere" in overlay else inst
         return solid, overlay
 
-    def _shape_vao(self, name: str, pass_: str, n: int):
+    def _shape_vao(self, name: str, prog: moderngl.Program, n: int):
         s = self.shapes[name]
         if n > s["cap"]:
             if s["inst"] is not None:
@@ -394,12 +536,11 @@ class Renderer:
             s["inst"] = self.ctx.buffer(reserve=cap * _SHAPE_INST_DTYPE.itemsize, dynamic=True)
             s["cap"] = cap
             s["vaos"] = {}
-        if pass_ not in s["vaos"]:
-            s["vaos"][pass_] = self.ctx.vertex_array(
-                self.progs["shape", pass_],
-                [(s["vbo"], *_SHAPE_VERT_FMT), (s["inst"], *_SHAPE_INST_FMT)],
+        if id(prog) not in s["vaos"]:
+            s["vaos"][id(prog)] = self.ctx.vertex_array(
+                prog, [(s["vbo"], *_SHAPE_VERT_FMT), (s["inst"], *_SHAPE_INST_FMT)],
                 index_buffer=s["ibo"], index_element_size=4, skip_errors=True)
-        return s["vaos"][pass_], s["inst"]
+        return s["vaos"][id(prog)], s["inst"]
 
     # -- drawing ---------------------------------------------------------------------------
     def _set(self, prog: moderngl.Program, name: str, value) -> None:
@@ -409,6 +550,10 @@ class Renderer:
                 u.write(_xform.to_gl(value))
             else:
                 u.value = value
+
+    def _fog(self, scene: Scene) -> tuple[float, float]:
+        far = scene.camera.far
+        return (0.35 * far * 0.4, far * 0.8)
 
     def _uniforms(self, scene: Scene, prog, vp, pass_: str) -> None:
         L = scene.light
@@ -421,56 +566,72 @@ class Renderer:
         self._set(prog, "u_bounce_color", tuple(L.bounce))
         self._set(prog, "u_eye", tuple(float(x) for x in scene.camera.eye))
         self._set(prog, "u_fog_color", tuple(scene.fog_color))
-        far = scene.camera.far
-        self._set(prog, "u_fog", (0.35 * far * 0.4, far * 0.8))
+        self._set(prog, "u_fog", self._fog(scene))
         self._set(prog, "u_light_vp", self.light_vp)
         self._set(prog, "u_shadow_texel", 1.0 / self.shadow_size)
         # 1.5 cm along the light, in [0, 1] depth over the map's range (a larger bias lifts
         # shadows off their casters' contacts)
         self._set(prog, "u_shadow_bias", 0.015 * 0.5 / (_SUN_HEIGHT * 2.0 - 1.0))
-        self._set(prog, "u_shadows", 1 if L.shadows else 0)
         if "u_shadow" in prog:
             prog["u_shadow"].value = 1
             self.shadow_tex.use(1)
 
-    def _geometry(self, scene: Scene, data: dict, vp, pass_: str) -> None:
-        ctx = self.ctx
-        # ground
-        if scene.ground:
-            prog = self.progs["ground", pass_]
-            self._uniforms(scene, prog, vp, pass_)
-            cam = scene.camera
-            half = min(cam.far, 1000.0)
-            self._set(prog, "u_centre", (float(cam.target[0]), scene.ground_height(),
-                                         float(cam.target[2])))
-            self._set(prog, "u_half", half)
-            self._set(prog, "u_id", ID_GROUND)
-            self._set(prog, "u_ground_color", tuple(scene.ground_color))
-            self._set(prog, "u_line_color", tuple(scene.ground_line_color))
-            if pass_ != "depth":  # the ground casts no shadow worth its fill
-                ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
-                self.quad_vaos["ground", pass_].render()
-                ctx.enable(moderngl.CULL_FACE)
+    def _levels(self, g: _Group, inst: np.ndarray, centres: np.ndarray, scene: Scene,
+                pass_: str) -> list[tuple[int, np.ndarray]]:
+        """(level, instances) pairs: by the distance of ``centres`` (n, 3) m from the eye when
+        the preset has levels of detail (colour and pick passes; the shadow map draws the
+        full mesh)."""
+        lod = self.quality.lod
+        if not lod or pass_ == "depth" or g.levels == 1:
+            return [(0, inst)] if len(inst) else []
+        d = np.linalg.norm(centres - scene.camera.eye, axis=1)
+        level = np.minimum(np.searchsorted(np.asarray(lod), d), g.levels - 1)
+        return [(k, inst[level == k]) for k in range(g.levels) if (level == k).any()]
+
+    def _geometry(self, scene: Scene, data: dict, vp, pass_: str) -> list[np.ndarray]:
+        """Draw the opaque geometry for ``pass_``; returns the blob records of the horde
+        instances drawn (colour pass of a preset with blobs)."""
+        q = self.quality
+        blobs: list[np.ndarray] = []
+        # the ground first in high (the image before the presets); last in low, where the
+        # figures standing on it hide its fragments from the shader (early depth test)
+        ground_last = q.sky_last and pass_ == "colour"
+        if not ground_last:
+            self._ground(scene, data, vp, pass_)
         # shapes
-        prog = self.progs["shape", pass_]
+        prog = self._prog("shape", pass_, self._defines("shape", pass_))
         self._uniforms(scene, prog, vp, pass_)
         for kind_i, name in enumerate(_SHAPE_KINDS):
             inst = data["solid"].get(name)
             if inst is None or not len(inst):
                 continue
-            vao, buf = self._shape_vao(name, pass_, len(inst))
+            vao, buf = self._shape_vao(name, prog, len(inst))
             buf.write(inst.tobytes())
             self._set(prog, "u_kind", kind_i)
             vao.render(instances=len(inst))
-        # figures and hordes
-        prog = self.progs["skinned", pass_]
-        self._uniforms(scene, prog, vp, pass_)
-        if data["figures"]:
-            self._set(prog, "u_mode", 0)
+        # figures: the shadow map draws those near the camera (all of them in high); the
+        # colour and pick passes by level of detail where the preset has them
+        base = self._defines("skinned", pass_)
+        for g, inst, n_near, centres in data["figures"]:
+            if pass_ == "depth":
+                parts = [(0, inst[:n_near])] if n_near else []
+            else:  # culled to the view on the CPU (a figure's reach about its bones' mean)
+                keep = _in_frustum(centres, vp, _FIGURE_REACH)
+                parts = self._levels(g, inst[keep], centres[keep], scene, pass_)
+            flat = ["FLAT_NORMALS"] if (g.flat and pass_ == "colour") else []
+            prog = self._prog("skinned", pass_, base + flat)
+            self._uniforms(scene, prog, vp, pass_)
             self._set(prog, "u_bones", 0)
             self.bones_tex.use(0)
-            for g, n in data["figures"]:
-                g.vaos[pass_].render(instances=n)
+            for level, part in parts:
+                g.write(part, level)
+                g.vao(prog, level).render(instances=len(part))
+        # hordes: in a preset with blobs they cast no map shadow
+        if pass_ == "depth" and q.blobs:
+            return blobs
+        extra = ["HORDE"] + (["BANK_NEAREST"] if q.bank_nearest else [])
+        if q.blobs and pass_ == "colour":  # blobs under the horde: it reads no map either
+            base = self._defines("skinned", pass_, shadow=False)
         for hg, h, inst, radius in data["hordes"]:
             # cull on the CPU to this pass's frustum: the shadow map sees a small square of a
             # big horde, the camera rarely all of it; parked instances fall out here too
@@ -478,18 +639,117 @@ class Renderer:
             if not keep.any():
                 continue
             sub = inst[keep]
-            hg.group.inst.write(sub.tobytes())
-            self._set(prog, "u_mode", 1)
+            flat = ["FLAT_NORMALS"] if (hg.group.flat and pass_ == "colour") else []
+            prog = self._prog("skinned", pass_, base + extra + flat)
+            self._uniforms(scene, prog, vp, pass_)
             self._set(prog, "u_bones", 0)
             self._set(prog, "u_frames", h.frames)
             self._set(prog, "u_facing", float(h.facing))
             hg.tex.use(0)
-            hg.group.vaos[pass_].render(instances=len(sub))
+            for level, part in self._levels(hg.group, sub, sub["place"][:, :3], scene, pass_):
+                hg.group.write(part, level)
+                hg.group.vao(prog, level).render(instances=len(part))
+            if pass_ == "colour" and q.blobs:
+                blobs.append(self._blob_rows(sub["place"][:, :3].astype(np.float64),
+                                             hg.blob_radius, scene))
+        if ground_last:
+            self._ground(scene, data, vp, pass_)
+        return blobs
+
+    def _ground(self, scene: Scene, data: dict, vp, pass_: str) -> None:
+        """The ground: a square of the far plane's half size about the camera's target; where
+        the cheap ground reads the shadow map only about its casters, that rectangle is drawn
+        first and the rest, pushed back by a polygon offset, around it."""
+        if not scene.ground or pass_ == "depth":  # the ground casts no shadow worth its fill
+            return
+        ctx = self.ctx
+        cam = scene.camera
+        y = scene.ground_height()
+        squares = []
+        rect = data.get("shadow_rect") if pass_ == "colour" else None
+        if rect is not None and self.quality.ground == "cheap":
+            squares.append((rect, True))
+        squares.append(((float(cam.target[0]), float(cam.target[2]), min(cam.far, 1000.0),
+                         1.0, 1.0), None))
+        ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
+        for k, (sq, shadow) in enumerate(squares):
+            extra = ["GROUND_RECT"] if shadow else []
+            prog = self._prog("ground", pass_,
+                              self._defines("ground", pass_, shadow=shadow) + extra)
+            self._uniforms(scene, prog, vp, pass_)
+            self._set(prog, "u_centre", (sq[0], y, sq[1]))
+            self._set(prog, "u_half", sq[2])
+            self._set(prog, "u_aspect", (sq[3], sq[4]))
+            self._set(prog, "u_id", ID_GROUND)
+            self._set(prog, "u_ground_color", tuple(scene.ground_color))
+            self._set(prog, "u_line_color", tuple(scene.ground_line_color))
+            if k:
+                ctx.polygon_offset = (1.0, 4.0)
+            self._quad_vao(prog).render()
+            if k:
+                ctx.polygon_offset = (0.0, 0.0)
+        ctx.enable(moderngl.CULL_FACE)
+
+    def _draw_blobs(self, scene: Scene, vp, rows: np.ndarray, target) -> None:
+        """Soft dark discs on the ground (over it, under everything standing on it)."""
+        n = len(rows)
+        prog = self._prog("blob", "colour")
+        if n > self.blob_cap:
+            if self.blob_buf is not None:
+                self.blob_buf.release()
+                self.blob_vao.release()
+            self.blob_cap = max(64, 1 << (n - 1).bit_length())
+            self.blob_buf = self.ctx.buffer(reserve=self.blob_cap * 16, dynamic=True)
+            self.blob_vao = self.ctx.vertex_array(
+                prog, [(self.quad, "2f", "in_xz"), (self.blob_buf, "4f /i", "i_blob")])
+        self.blob_buf.write(np.ascontiguousarray(rows, dtype=np.float32).tobytes())
+        self._set(prog, "u_vp", vp)
+        self._set(prog, "u_ground_y", scene.ground_height())
+        self._set(prog, "u_eye", tuple(float(x) for x in scene.camera.eye))
+        self._set(prog, "u_fog", self._fog(scene))
+        ctx = self.ctx
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.disable(moderngl.CULL_FACE)
+        target.depth_mask = False
+        self.blob_vao.render(instances=n)
+        target.depth_mask = True
+        ctx.enable(moderngl.CULL_FACE)
+        ctx.disable(moderngl.BLEND)
+
+    def _sky(self, scene: Scene, vp) -> None:
+        sky = self._prog("sky", "colour", self._defines("sky", "colour"))
+        self._set(sky, "u_inv_vp", np.linalg.inv(vp))
+        self._set(sky, "u_fog_color", tuple(scene.fog_color))
+        self._set(sky, "u_zenith_color", tuple(scene.zenith_color))
+        if self.quality.sky_last:
+            if self.sky_grid is None:  # 32 x 32 cells over the screen, as triangles
+                g = np.linspace(-1.0, 1.0, 33, dtype=np.float32)
+                x0, y0 = np.meshgrid(g[:-1], g[:-1])
+                x1, y1 = x0 + g[1] - g[0], y0 + g[1] - g[0]
+                tri = np.stack([x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1], axis=-1)
+                self.sky_grid = self.ctx.buffer(tri.astype(np.float32).tobytes())
+            v = self.quad_vaos.get(-id(sky))
+            if v is None:
+                v = self.quad_vaos[-id(sky)] = self.ctx.vertex_array(
+                    sky, [(self.sky_grid, "2f", "in_xz")], skip_errors=True)
+            v.render()
+        else:
+            self._quad_vao(sky).render()
+
+    def _map_half(self, scene: Scene) -> float:
+        """Half side (m) of the shadow map's square, across the light."""
+        L = scene.light
+        r = L.shadow_extent if L.shadow_extent > 0 else \
+            float(np.clip(scene.camera.distance * 0.9, 6, 40))
+        if self.quality.near_shadow > 0:
+            r = min(r, self.quality.near_shadow)
+        return r
 
     def _light_matrix(self, scene: Scene) -> np.ndarray:
         L = scene.light
         cam = scene.camera
-        r = L.shadow_extent if L.shadow_extent > 0 else float(np.clip(cam.distance * 0.9, 6, 40))
+        r = self._map_half(scene)
         d = np.asarray(L.direction, dtype=np.float64)
         d = d / np.linalg.norm(d)
         centre = cam.target.copy()
@@ -506,12 +766,12 @@ class Renderer:
     def draw(self, scene: Scene) -> dict:
         """Draw the scene into the frame (``self.fbo`` once resolved); returns the frame data."""
         ctx = self.ctx
+        q = self.quality
         data = self._sync(scene)
         ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.disable(moderngl.BLEND)
         # shadow pass
-        self.light_vp = self._light_matrix(scene)
-        if scene.light.shadows:
+        if self.map_on:
             self.shadow_fbo.use()
             self.shadow_fbo.clear(depth=1.0)
             self._geometry(scene, data, self.light_vp, "depth")
@@ -520,26 +780,28 @@ class Renderer:
         target.use()
         target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
         vp = scene.camera.view_projection(self.width, self.height)
-        ctx.disable(moderngl.DEPTH_TEST)
-        sky = self.progs["sky", "colour"]
-        self._set(sky, "u_inv_vp", np.linalg.inv(vp))
-        self._set(sky, "u_fog_color", tuple(scene.fog_color))
-        self._set(sky, "u_zenith_color", tuple(scene.zenith_color))
-        self.quad_vaos["sky", "colour"].render()
-        ctx.enable(moderngl.DEPTH_TEST)
-        self._geometry(scene, data, vp, "colour")
+        if not q.sky_last:
+            ctx.disable(moderngl.DEPTH_TEST)
+            self._sky(scene, vp)
+            ctx.enable(moderngl.DEPTH_TEST)
+        blobs = self._geometry(scene, data, vp, "colour") + data["blobs"]
+        if blobs and scene.light.shadows and scene.ground:
+            self._draw_blobs(scene, vp, np.concatenate(blobs), target)
+        if q.sky_last:
+            # the sky lies at the far plane's edge: drawn last, it fills only the bare pixels
+            self._sky(scene, vp)
         # overlays: see-through, on top
         if data["overlay"]:
             ctx.enable(moderngl.BLEND)
             ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
             ctx.disable(moderngl.DEPTH_TEST)
-            prog = self.progs["shape", "colour"]
+            prog = self._prog("shape", "colour", self._defines("shape", "colour"))
             self._uniforms(scene, prog, vp, "colour")
             for kind_i, name in enumerate(_SHAPE_KINDS):
                 inst = data["overlay"].get(name)
                 if inst is None:
                     continue
-                vao, buf = self._shape_vao(name, "colour", len(inst))
+                vao, buf = self._shape_vao(name, prog, len(inst))
                 buf.write(inst.tobytes())
                 self._set(prog, "u_kind", kind_i)
                 vao.render(instances=len(inst))
@@ -555,6 +817,21 @@ class Renderer:
         raw = self.fbo.read(components=3, alignment=1)
         img = np.frombuffer(raw, dtype=np.uint8).reshape(self.height, self.width, 3)
         return np.ascontiguousarray(img[::-1])
+
+    def id_image(self, scene: Scene) -> np.ndarray:
+        """The pick ids of the whole frame (height, width) uint32, top row first: what the
+        colour pass draws, as ids (``Scene.resolve`` names them)."""
+        data = self._sync(scene)
+        ctx = self.ctx
+        self.pick_fbo.use()
+        self.pick_fbo.clear(0.0, 0.0, 0.0, 0.0, depth=1.0)
+        ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        ctx.disable(moderngl.BLEND)
+        vp = scene.camera.view_projection(self.width, self.height)
+        self._geometry(scene, data, vp, "pick")
+        raw = self.pick_fbo.read(components=1, dtype="u4")
+        ids = np.frombuffer(raw, dtype=np.uint32).reshape(self.height, self.width)
+        return np.ascontiguousarray(ids[::-1])
 
     def pick(self, scene: Scene, x: float, y: float, data: dict | None = None) -> Pick:
         """What lies under pixel (x, y) (x right, y down, in pixels of this frame)."""
@@ -611,7 +888,15 @@ class Renderer:
                     s[k].release()
         for v in self.quad_vaos.values():
             v.release()
+        self.quad_vaos.clear()
         self.quad.release()
+        if self.sky_grid is not None:
+            self.sky_grid.release()
+            self.sky_grid = None
+        for x in (self.blob_vao, self.blob_buf):
+            if x is not None:
+                x.release()
+        self.blob_vao = self.blob_buf = None
         if self.bones_tex is not None:
             self.bones_tex.release()
         self.shadow_fbo.release()

@@ -1,6 +1,12 @@
 """GLSL 3.30 sources. Every geometry kind has one vertex shader and three fragment shaders:
 ``colour`` (lit, shadowed), ``depth`` (the shadow map) and ``pick`` (a uint id per pixel).
 
+Quality is chosen at compile time (``program_source`` prepends ``#define``s; see _quality):
+SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, GROUND_CHEAP, FAST_SRGB,
+SKY_GRID; per draw
+HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
+(a welded flat-shaded mesh: face normals from screen derivatives of the world position).
+
 Skinning matrices live in float textures (RGBA32F), one matrix as four texels holding its
 columns, one row of the texture per figure (or per frame of a horde's pose bank).
 """
@@ -16,49 +22,74 @@ uniform vec3 u_bounce_color; // ambient from below, linear RGB
 uniform vec3 u_eye;          // camera position (m)
 uniform vec3 u_fog_color;
 uniform vec2 u_fog;          // fog start, end (m)
+
+#if defined(SHADOW_PCF3) || defined(SHADOW_TAP1)
 uniform mat4 u_light_vp;
 uniform sampler2DShadow u_shadow;
 uniform float u_shadow_texel;
 uniform float u_shadow_bias;  // depth bias in the shadow map's depth units (a few cm)
-uniform int u_shadows;
 
 float shadow_at(vec3 wp, vec3 n) {
-    if (u_shadows == 0) return 1.0;
     // normal offset + slope bias keep the lit side free of acne
     float ndl = clamp(dot(n, u_sun_dir), 0.0, 1.0);
     vec4 lp = u_light_vp * vec4(wp + n * (0.02 + 0.03 * (1.0 - ndl)), 1.0);
     vec3 p = lp.xyz / lp.w * 0.5 + 0.5;
     if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) return 1.0;
+#ifdef SHADOW_PCF3
     float s = 0.0;
     for (int dx = -1; dx <= 1; ++dx)
         for (int dy = -1; dy <= 1; ++dy)
             s += texture(u_shadow, vec3(p.xy + vec2(dx, dy) * u_shadow_texel, p.z - u_shadow_bias));
     return s / 9.0;
+#else
+    return texture(u_shadow, vec3(p.xy, p.z - u_shadow_bias));  // one bilinear compare
+#endif
+}
+#else
+float shadow_at(vec3 wp, vec3 n) { return 1.0; }
+#endif
+
+float fog_at(vec3 wp) {
+    float d = length(u_eye - wp);
+    return clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
 }
 
 vec3 shade(vec3 base, vec3 n, vec3 wp, float shininess) {
     float ndl = max(dot(n, u_sun_dir), 0.0);
     float sh = ndl > 0.0 ? shadow_at(wp, n) : 0.0;
     vec3 amb = mix(u_bounce_color, u_sky_color, n.y * 0.5 + 0.5);
+#ifdef LIGHT_DIFFUSE
+    vec3 c = base * (amb + u_sun_color * ndl * sh);
+#else
     vec3 v = normalize(u_eye - wp);
     vec3 h = normalize(v + u_sun_dir);
     float spec = shininess * pow(max(dot(n, h), 0.0), 24.0) * ndl * sh;
     float rim = 0.12 * pow(1.0 - max(dot(n, v), 0.0), 3.0);   // separates a figure from the ground
     vec3 c = base * (amb + u_sun_color * ndl * sh) + vec3(spec) + base * rim;
-    float d = length(u_eye - wp);
-    float f = clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
-    return mix(c, u_fog_color, f);
+#endif
+    return mix(c, u_fog_color, fog_at(wp));
 }
 
+#ifdef FAST_SRGB
+// c^(1/2.2) within 2 levels of 255 over 0..1 from one square root (pow is exp and log on
+// llvmpipe: 3 ms of a full 1280x720 screen)
+vec4 to_srgb(vec3 c) { c = clamp(c, 0.0, 1.0); return vec4(1.138 * sqrt(c) - 0.138 * c, 1.0); }
+#else
 vec4 to_srgb(vec3 c) { return vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0); }
+#endif
 """
 
 FRAG_COLOUR = VERSION + LIGHTING + """
 in vec3 v_wp; in vec3 v_n; in vec4 v_color; flat in uint v_id;
 out vec4 f_color;
 void main() {
+#ifdef FLAT_NORMALS
+    // a flat face's normal, towards the viewer as the flipped one below is
+    vec3 n = normalize(cross(dFdx(v_wp), dFdy(v_wp)));
+#else
     vec3 n = normalize(v_n);
     if (!gl_FrontFacing) n = -n;
+#endif
     f_color = to_srgb(shade(v_color.rgb, n, v_wp, 0.25));
     f_color.a = v_color.a;
 }
@@ -82,8 +113,7 @@ in vec4 i_place;   // horde: x, y, z (m), heading (rad); figures: unused
 in vec4 i_tint;    // rgb multiplier, phase 0..1 (horde)
 in uint i_row;     // figures: row of the bone texture
 in uint i_id;      // pick id
-uniform sampler2D u_bones;
-uniform int u_mode;          // 0: figures (rows hold world skinning matrices); 1: horde (bank)
+uniform sampler2D u_bones;   // figures: rows hold world skinning matrices; HORDE: the bank
 uniform int u_frames;        // horde: frames in the bank
 uniform float u_facing;      // horde: turn added to every heading (rad)
 uniform mat4 u_vp;
@@ -108,25 +138,34 @@ void main() {
     mat4 skin;
     mat4 model = mat4(1.0);
     // rigid skins (one weight) are common: fetch only the bones that weigh anything
-    if (u_mode == 0) {
-        int row = int(i_row);
-        skin = in_weights.x * bone(jn.x, row);
-        if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
-        if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
-        if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
-    } else {
-        // the bank texture filters linearly along its frames (rows) and repeats: one
-        // filtered fetch per column blends this frame with the next, the last with the first
-        float v = fract(i_tint.w) + 0.5 / float(u_frames);
-        skin = in_weights.x * bank(jn.x, v);
-        if (in_weights.y > 0.0) skin += in_weights.y * bank(jn.y, v);
-        if (in_weights.z > 0.0) skin += in_weights.z * bank(jn.z, v);
-        if (in_weights.w > 0.0) skin += in_weights.w * bank(jn.w, v);
-        float a = i_place.w + u_facing;
-        float c = cos(a), s = sin(a);
-        model = mat4(vec4(c, 0.0, -s, 0.0), vec4(0.0, 1.0, 0.0, 0.0),
-                     vec4(s, 0.0, c, 0.0), vec4(i_place.xyz, 1.0));
-    }
+#ifndef HORDE
+    int row = int(i_row);
+    skin = in_weights.x * bone(jn.x, row);
+    if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
+    if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
+    if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+#else
+#ifdef BANK_NEAREST
+    // the bank's nearest frame: plain fetches, no filtering (a quarter of the texel reads)
+    int row = int(floor(fract(i_tint.w) * float(u_frames) + 0.5)) % u_frames;
+    skin = in_weights.x * bone(jn.x, row);
+    if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
+    if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
+    if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+#else
+    // the bank texture filters linearly along its frames (rows) and repeats: one
+    // filtered fetch per column blends this frame with the next, the last with the first
+    float v = fract(i_tint.w) + 0.5 / float(u_frames);
+    skin = in_weights.x * bank(jn.x, v);
+    if (in_weights.y > 0.0) skin += in_weights.y * bank(jn.y, v);
+    if (in_weights.z > 0.0) skin += in_weights.z * bank(jn.z, v);
+    if (in_weights.w > 0.0) skin += in_weights.w * bank(jn.w, v);
+#endif
+    float a = i_place.w + u_facing;
+    float c = cos(a), s = sin(a);
+    model = mat4(vec4(c, 0.0, -s, 0.0), vec4(0.0, 1.0, 0.0, 0.0),
+                 vec4(s, 0.0, c, 0.0), vec4(i_place.xyz, 1.0));
+#endif
     mat4 m = model * skin;
     vec4 wp = m * vec4(in_pos, 1.0);
     v_wp = wp.xyz;
@@ -134,9 +173,11 @@ void main() {
     v_color = vec4(in_color * i_tint.rgb, 1.0);
     v_id = i_id;
     gl_Position = u_vp * wp;
+#ifdef HORDE
     // a parked instance (a million metres off) is drawn by nobody, whatever the far plane
-    if (u_mode == 1 && dot(i_place.xyz, i_place.xyz) > 1.0e10)
+    if (dot(i_place.xyz, i_place.xyz) > 1.0e10)
         gl_Position = vec4(0.0, 0.0, 2.0, 0.0);
+#endif
 }
 """
 
@@ -170,11 +211,17 @@ VERT_GROUND = VERSION + """
 in vec2 in_xz;         // -1..1
 uniform vec3 u_centre; // m
 uniform float u_half;  // m
+uniform vec2 u_aspect; // GROUND_RECT: the half extents' ratios along x and z (<= 1)
 uniform uint u_id;
 uniform mat4 u_vp;
 out vec3 v_wp; out vec3 v_n; out vec4 v_color; flat out uint v_id;
 void main() {
-    vec3 wp = vec3(u_centre.x + in_xz.x * u_half, u_centre.y, u_centre.z + in_xz.y * u_half);
+#ifdef GROUND_RECT
+    vec2 h = u_half * u_aspect;
+#else
+    vec2 h = vec2(u_half);
+#endif
+    vec3 wp = vec3(u_centre.x + in_xz.x * h.x, u_centre.y, u_centre.z + in_xz.y * h.y);
     v_wp = wp; v_n = vec3(0.0, 1.0, 0.0); v_color = vec4(1.0); v_id = u_id;
     gl_Position = u_vp * vec4(wp, 1.0);
 }
@@ -193,6 +240,21 @@ float grid(vec2 p, float spacing, float width) {
     // fade lines whose cells get smaller than a few pixels (no moire far away)
     return line * clamp(1.0 - max(w.x, w.y) * 3.0, 0.0, 1.0);
 }
+#ifdef GROUND_CHEAP
+// the same grid, flat light (sky ambient and the sun's constant diffuse, no specular or rim).
+// A mipmapped grid texture was tried: its trilinear fetch costs 14 CPU-ms a 1280x720 screen
+// on llvmpipe, the two procedural grids 5.
+void main() {
+    vec2 p = v_wp.xz;
+    float minor = grid(p, 1.0, 1.0);
+    float major = grid(p, 5.0, 1.6);
+    vec3 base = mix(u_ground_color, u_line_color, max(minor * 0.55, major * 0.9));
+    float ndl = max(u_sun_dir.y, 0.0);
+    float sh = ndl > 0.0 ? shadow_at(v_wp, vec3(0.0, 1.0, 0.0)) : 0.0;
+    vec3 c = base * (u_sky_color + u_sun_color * ndl * sh);
+    f_color = to_srgb(mix(c, u_fog_color, fog_at(v_wp)));
+}
+#else
 void main() {
     vec2 p = v_wp.xz;
     float minor = grid(p, 1.0, 1.0);
@@ -200,26 +262,91 @@ void main() {
     vec3 base = mix(u_ground_color, u_line_color, max(minor * 0.55, major * 0.9));
     f_color = to_srgb(shade(base, vec3(0.0, 1.0, 0.0), v_wp, 0.0));
 }
+#endif
 """
 
 # ------------------------------------------------------------------ the sky (full-screen)
 VERT_SKY = VERSION + """
 in vec2 in_xz;
+uniform mat4 u_inv_vp;
+uniform vec3 u_fog_color;
+uniform vec3 u_zenith_color;
 out vec2 v_uv;
-void main() { v_uv = in_xz; gl_Position = vec4(in_xz, 0.9999, 1.0); }
+out vec3 v_c;
+vec3 sky(vec2 uv) {
+    vec4 a = u_inv_vp * vec4(uv, -1.0, 1.0);
+    vec4 b = u_inv_vp * vec4(uv, 1.0, 1.0);
+    vec3 d = normalize(b.xyz / b.w - a.xyz / a.w);
+    return mix(u_fog_color, u_zenith_color, clamp(d.y * 2.0, 0.0, 1.0));
+}
+void main() {
+    v_uv = in_xz;
+#ifdef SKY_GRID
+    // the gradient at the corners of a fine screen grid, interpolated: no per-pixel unproject
+    v_c = sky(in_xz);
+#else
+    v_c = vec3(0.0);
+#endif
+    gl_Position = vec4(in_xz, 0.9999, 1.0);
+}
 """
 
 FRAG_SKY = VERSION + """
 in vec2 v_uv;
+in vec3 v_c;
 uniform mat4 u_inv_vp;
 uniform vec3 u_fog_color;
 uniform vec3 u_zenith_color;
 out vec4 f_color;
 void main() {
+#ifdef SKY_GRID
+    vec3 c = v_c;
+#else
     vec4 a = u_inv_vp * vec4(v_uv, -1.0, 1.0);
     vec4 b = u_inv_vp * vec4(v_uv, 1.0, 1.0);
     vec3 d = normalize(b.xyz / b.w - a.xyz / a.w);
     vec3 c = mix(u_fog_color, u_zenith_color, clamp(d.y * 2.0, 0.0, 1.0));
+#endif
+#ifdef FAST_SRGB
+    f_color = vec4(1.138 * sqrt(c) - 0.138 * c, 1.0);
+#else
     f_color = vec4(pow(c, vec3(1.0 / 2.2)), 1.0);
+#endif
 }
 """
+
+# ------------------------------------------------------------------ blob shadows (low quality)
+VERT_BLOB = VERSION + """
+in vec2 in_xz;          // -1..1
+in vec4 i_blob;         // centre x, z (m), radius (m), strength 0..1
+uniform float u_ground_y;
+uniform mat4 u_vp;
+out vec2 v_uv; out vec3 v_wp; out float v_k;
+void main() {
+    v_uv = in_xz;
+    v_k = i_blob.w;
+    // a centimetre above the ground: no fight with its depth
+    v_wp = vec3(i_blob.x + in_xz.x * i_blob.z, u_ground_y + 0.01, i_blob.y + in_xz.y * i_blob.z);
+    gl_Position = u_vp * vec4(v_wp, 1.0);
+}
+"""
+
+FRAG_BLOB = VERSION + """
+in vec2 v_uv; in vec3 v_wp; in float v_k;
+uniform vec3 u_eye;
+uniform vec2 u_fog;
+out vec4 f_color;
+void main() {
+    float r = length(v_uv);
+    if (r >= 1.0) discard;
+    float d = length(u_eye - v_wp);
+    float fog = clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
+    f_color = vec4(0.0, 0.0, 0.0, v_k * (1.0 - smoothstep(0.35, 1.0, r)) * (1.0 - fog));
+}
+"""
+
+
+def program_source(vert: str, frag: str, defines=()) -> tuple[str, str]:
+    """(vertex, fragment) sources with ``#define NAME`` lines after the version line."""
+    head = "".join(f"#define {d}\n" for d in sorted(defines))
+    return (vert.replace(VERSION, VERSION + head, 1), frag.replace(VERSION, VERSION + head, 1))

@@ -33,9 +33,9 @@ def window_available() -> bool:
 
 def window(e, width: int = 1280, height: int = 720, title: str = "ae3d",
            on_click: Callable[[Any, Any, str], None] | None = None,
-           seconds: float | None = None, fps: int = 60, samples: int = 4,
+           seconds: float | None = None, fps: int = 60, samples: int | None = None,
            on_frame: Callable[[Any], Any] | None = None,
-           on_key: Callable[[str], Any] | None = None) -> int:
+           on_key: Callable[[str], Any] | None = None, quality: str = "auto") -> int:
     """Show the engine's scene in a window until it is closed (or ``seconds`` have run).
 
     Each display frame runs ``e.frame(dt)`` with the real time since the last (at most 0.1 s),
@@ -44,7 +44,8 @@ def window(e, width: int = 1280, height: int = 720, title: str = "ae3d",
     ``point`` the world point (3,) m, ``button`` "left", "right" or "middle". ``on_frame(win)``
     runs after each drawn frame (for scripts and tests); returning False closes the window.
     ``on_key(name)`` hears key presses by pyglet's key names ("SPACE", "N", "LEFT"...); Escape
-    closes the window.
+    closes the window. ``quality``: "auto" (low on a software GL, else high), "high" or
+    "low"; ``samples`` (MSAA) overrides the preset's.
     Returns the frames drawn.
     """
     import moderngl
@@ -64,7 +65,7 @@ def window(e, width: int = 1280, height: int = 720, title: str = "ae3d",
     win = pyglet.window.Window(width, height, title, config=config, resizable=True, vsync=False)
     ctx = moderngl.create_context(require=330)
     fw, fh = win.get_framebuffer_size()
-    r = Renderer(ctx, fw, fh, samples=samples)
+    r = Renderer(ctx, fw, fh, samples=samples, quality=quality)
     state: dict[str, Any] = {"frames": 0, "time": 0.0, "press": None, "dragged": False,
                              "done": False}
     cam = s.camera

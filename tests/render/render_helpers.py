@@ -136,3 +136,23 @@ def horde_mesh_bank(e, frames: int = 24):
         return mesh, bank, 0.72 * top
     m = _demo.mesh()
     return m, _demo.bank(m, frames=frames), 1.38
+
+
+# ------------------------------------------------------------------ the reference scene
+REF_W, REF_H = 320, 240
+REF_PNG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "reference_high.png")
+
+
+def reference_scene(e):
+    """A fixed scene for the high preset's pixel test: the box man before the camera (its
+    shadow on the ground), a 5 x 5 horde of it walking behind (bank phases fixed), sun shadows
+    on. The frame ``reference_high.png`` was drawn from it before the quality presets existed
+    (commit 6db6822, 4x MSAA, 2048 shadow map, llvmpipe)."""
+    fig = framed_figure(e)
+    m, bank, _ = horde_mesh_bank(e)
+    h = render.horde_new(e, m, bank, 25, name="reference")
+    i = np.arange(25)
+    pos = np.stack([(i % 5 - 2) * 1.3, np.zeros(25), -2.5 - (i // 5) * 1.4], axis=1)
+    render.horde_set(h, pos, 0.2 * np.sin(i), (i * 0.137) % 1.0)
+    render.camera_orbit(e, target=(0.0, 0.9, -1.5), distance=6.5, yaw=0.25, pitch=0.3)
+    return fig, h

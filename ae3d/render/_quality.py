@@ -1,0 +1,97 @@
+"""Quality presets: what the renderer spends its fill and vertex work on.
+
+Each choice is a compile-time shader variant (a ``#define``), not a uniform branch: a software
+rasterizer (Mesa's llvmpipe) runs both sides of a uniform branch's cost in every fragment, so
+``if (u_shadows == 0)`` saved nothing there.
+
+``high``: the image of the renderer before the presets (4x MSAA, a 2048 shadow map filtered
+3x3 for every caster, specular and rim light, the anti-aliased procedural ground grid, the
+horde's bank blended between frames).
+
+``low``: what a software GL can draw at the horde's scale: no MSAA; a real shadow map (1024,
+one filtered tap, read only by the ground about them) for the shapes and the ``near_casters``
+figures nearest the camera's target within ``near_shadow`` m of it, a soft dark disc ("blob")
+under every other figure and horde instance; diffuse light on figures; a cheap ground (the
+same procedural grid under flat light); sRGB from a square root instead of pow; the sky drawn
+last, only where nothing else is; the horde's nearest bank frame; levels of detail by
+distance for figures and horde alike.
+
+``auto`` (the default everywhere) picks ``low`` on a software GL (``GL_RENDERER`` names
+llvmpipe, softpipe or SwiftShader) and ``high`` elsewhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+QUALITIES = ("auto", "high", "low")
+_SOFTWARE = ("llvmpipe", "softpipe", "swiftshader", "software rasterizer")
+
+
+@dataclass(frozen=True)
+class Quality:
+    """One preset's settings (see the module docstring).
+
+    samples: MSAA samples of the colour pass (0: none).
+    shadow: "pcf3" (3x3 filtered taps), "tap1" (one filtered tap) or "off".
+    shadow_size: the shadow map's side (texels).
+    near_shadow: half side (m) of the shadow map's square about the camera's target and the
+        reach of real shadows; 0: the whole map (as big as the camera's distance asks).
+    near_casters: at most this many figures (the nearest the camera's target) cast into the
+        map; 0: every figure.
+    blobs: figures outside the map and horde instances get a blob instead of a cast shadow.
+    lighting: "full" (ambient, sun, specular, rim) or "diffuse" (ambient and sun).
+    ground: "full" (procedural anti-aliased grid, full lighting) or "cheap" (the same grid,
+        flat light, the shadow map read only about the casters).
+    fast_srgb: sRGB by ``1.138 sqrt(c) - 0.138 c`` (within 2 levels) instead of ``pow``.
+    sky_last: draw the sky after the opaque geometry (its fill only where nothing else is).
+    bank_nearest: the horde shows its bank's nearest frame (one texelFetch a column) instead
+        of blending two (a filtered fetch).
+    lod: distances (m) from the eye beyond which a figure or horde instance drops to the next
+        coarser mesh (``_lod``; empty: always the full mesh).
+    """
+
+    name: str
+    samples: int
+    shadow: str
+    shadow_size: int
+    near_shadow: float
+    near_casters: int
+    blobs: bool
+    lighting: str
+    ground: str
+    fast_srgb: bool
+    sky_last: bool
+    bank_nearest: bool
+    lod: tuple[float, ...]
+
+
+HIGH = Quality("high", samples=4, shadow="pcf3", shadow_size=2048, near_shadow=0.0,
+               near_casters=0, blobs=False, lighting="full", ground="full", fast_srgb=False,
+               sky_last=False, bank_nearest=False, lod=())
+LOW = Quality("low", samples=0, shadow="tap1", shadow_size=1024, near_shadow=7.0,
+              near_casters=16, blobs=True, lighting="diffuse", ground="cheap", fast_srgb=True,
+              sky_last=True, bank_nearest=True, lod=(10.0, 15.0, 25.0))
+PRESETS = {"high": HIGH, "low": LOW}
+
+
+def is_software(ctx) -> bool:
+    """True when the context's GL_RENDERER is a software rasterizer."""
+    name = str(ctx.info.get("GL_RENDERER", "")).lower()
+    return any(s in name for s in _SOFTWARE)
+
+
+def resolve(quality: str | Quality, ctx, samples: int | None = None) -> Quality:
+    """The preset ``quality`` ("auto", "high", "low" or a Quality) on ``ctx``; ``samples``
+    (when not None) overrides its MSAA samples."""
+    if isinstance(quality, Quality):
+        q = quality
+    else:
+        if quality not in QUALITIES:
+            raise ValueError(f"quality must be one of {', '.join(QUALITIES)}, got {quality!r}")
+        if quality == "auto":
+            quality = "low" if is_software(ctx) else "high"
+        q = PRESETS[quality]
+    if samples is not None:
+        q = replace(q, samples=int(samples))
+    return q
