@@ -112,5 +112,5 @@ def test_the_package_is_guarded():
             for p in _cache.kernel_sources()}
     for want in ("_math.py", "figure/_kernels.py", "motion/_step.py", "motion/_muscles.py",
                  "motion/_layout.py", "physics/_layout.py", "physics/_kernels_step.py",
-                 "physics/_kernels_dress.py"):
+                 "physics/_kernels_dress.py", "motion/_fall.py", "motion/_landing.py"):
         assert want in rels

@@ -211,3 +211,106 @@ def table(rows) -> str:
             f"m/s ({r['n'] - r['head_never']} protected heads met the ground) | {r['second']} | {r['still3']} (the slowest {r['slowest']:.2f} s) | "
             f"{r['knees']:.2f} rad |")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ the robustness sweep
+HEIGHTS = (human.BONE_SPINE_03, human.BONE_SPINE_01, human.BONE_PELVIS)   # chest, belly, pelvis
+
+
+def make_plus_x_rig(folder: str) -> str:
+    """A box humanoid of other proportions (1.70 m, long arms, broad) whose armature faces +X
+    (a container node turned a quarter about +Y above it), bones along +y (as Mixamo's)."""
+    import os
+    import sys
+    here = os.path.join(os.path.dirname(__file__), "..", "..", "assets")
+    sys.path.insert(0, here)
+    import make_assets as A
+    path = os.path.join(folder, "plus_x_man.glb")
+    A.build_humanoid(path, A.humanoid_layout(1.70, arm=1.08, width=1.10),
+                     lambda r: "px_" + r, A.BOXMAN_COLORS, A._human_clips(1.70),
+                     bone_frames="along",
+                     container=(A.q_axis((0.0, 1.0, 0.0), math.pi / 2), 1.0))
+    return path
+
+
+@dataclass
+class Sweep:
+    rig: str
+    n: int
+    worst_over: float = -math.inf      # m/s: the fastest body less (J/m of the struck body + 10)
+    worst_late: float = 0.0            # m/s: the fastest body from 0.2 s after the blow
+    worst_sink: float = 0.0            # m: the deepest any capsule went into the ground
+    nan: bool = False
+    fell: int = 0
+    lying: int = 0
+    bad: list = field(default_factory=list)   # (figure, J, angle deg, bone) of those past a limit
+
+
+def sweep(rig: str, n: int = 200, seconds: float = 3.0, path: str | None = None) -> Sweep:
+    """``n`` POWERED figures of ``rig`` ("box": the reference ragdoll; else a glTF figure at
+    ``path`` dressed by ``motion.on_figure``) on one engine, each struck once: blows 300 to 600
+    N·s, every direction over the ground (a golden-angle sequence), at chest, belly and pelvis
+    height in turn."""
+    from ae3d import figure
+    e = engine.Engine()
+    physics.ground(e)
+    cols = int(math.ceil(math.sqrt(n)))
+    figs = []
+    for k in range(n):
+        pos = (3.5 * (k % cols), 0.0, 3.5 * (k // cols))
+        if rig == "box":
+            r = physics.ragdoll(e, f"s{k}", pos, 8.0, 8.0, 1.0)
+            b = motion.active_ragdoll(r)
+            motion.attach(e, b)
+        else:
+            z = figure.figure(e, f"s{k}", path)
+            f = figure.figure_of(e, z)
+            figure.place(f, pos, 0.0)
+            figure.play(f, "Idle", 1.0, True)
+            b = motion.on_figure(e, z)
+            r = b.ragdoll
+        motion.set_mode(b, motion.POWERED)
+        figs.append((r, b))
+    e.run(seconds=0.5)
+    js = 300.0 + 300.0 * ((np.arange(n) * 0.618034) % 1.0)
+    ang = (np.arange(n) * 137.50776) % 360.0
+    w = e.physics
+    bodies = np.array([r.bodies for r, _ in figs])
+    out = Sweep(rig, n)
+    limit = np.zeros(n)
+    for k, (r, b) in enumerate(figs):
+        bone = HEIGHTS[k % 3]
+        a = math.radians(ang[k])
+        d = np.array([math.sin(a), 0.0, math.cos(a)])
+        motion.hit(b, bone, physics.ragdoll_pose(r)[0][bone], d * js[k])
+        limit[k] = js[k] * w.bf[r.bodies[bone], L.B_INV_MASS] + 10.0
+    from ae3d.motion import _layout as ML
+    slots = np.array([b.slot for _, b in figs])
+    flat = bodies.reshape(-1)
+    fell = np.zeros(n, dtype=bool)
+    lay = np.zeros(n, dtype=bool)
+    bad = np.zeros(n, dtype=bool)
+    for i in range(int(round(seconds / DT))):
+        e.frame(DT)
+        v = np.linalg.norm(w.bf[flat, L.B_V:L.B_V + 3], axis=1).reshape(bodies.shape)
+        if not np.all(np.isfinite(w.bf[flat, :L.B_W + 3])):
+            out.nan = True
+            break
+        vmax = v.max(axis=1)
+        over = vmax - limit
+        out.worst_over = max(out.worst_over, float(over.max()))
+        bad |= over > 0.0
+        if (i + 1) * DT >= 0.2 - 1e-9:
+            out.worst_late = max(out.worst_late, float(vmax.max()))
+            bad |= vmax > 30.0
+        low, _ = _low(w.bf, flat)
+        sink = -low.reshape(bodies.shape).min(axis=1)
+        out.worst_sink = max(out.worst_sink, float(sink.max()))
+        bad |= sink > 0.03
+        fell |= e.services["motion"].fi[slots, ML.F_FALLING] != 0
+        lay |= e.services["motion"].fi[slots, ML.F_LYING] != 0
+    out.fell = int(fell.sum())
+    out.lying = int(lay.sum())
+    out.bad = [(int(k), float(js[k]), float(ang[k]), HEIGHTS[k % 3]) for k in np.nonzero(bad)[0]]
+    e.close()
+    return out
