@@ -2,7 +2,8 @@
 
 0, 4, 16 and 32 figures bowing on one ground (tests/test_motion_cost.py's scene), 120 fixed
 steps timed once settled: the step (motion pre-step, physics, post-step), a figure, and figures
-within a millisecond. The spec's floor: a figure under 80 µs, a dozen within a millisecond; the
+within a millisecond; and 32 figures falling (the protective fall's aims, 0.1 s after 400 N·s
+blows) and 32 lying (their held shape, 3 s on). The spec's floor: a figure under 80 µs, a dozen within a millisecond; the
 goal 34 µs at 32. The physics step alone is timed too, to show the motion's own share, and the
 motion's pose phase (the pose drawn and, dressed, written into every rig) apart from the step. Each
 count runs on one solver thread and on every thread (physics.set_threads; the same bits).
@@ -35,6 +36,7 @@ def main() -> None:
     rows = []
     for dressed in (False, True):
         rows += _table(args.steps, dressed)
+    rows += _falls_table()
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"bench": "motion_cost", "steps": args.steps, "rows": rows}, fh, indent=1)
@@ -85,6 +87,61 @@ def _table(steps: int, dressed: bool) -> list:
               f"{motion_us:>6.1f} µs {pose_us:>6.1f} µs "
               f"{'' if per_p is None else f'{per_p:7.1f} µs':>22}"
               f" {'' if in_ms_p is None else in_ms_p:>8}")
+    return rows
+
+
+def _falls_table() -> list:
+    """32 protected figures felled by 400 N·s at the chest (four ways in turn), timed falling
+    (from 0.1 s after the blows, 12 steps) and lying (from 3 s on, 60 steps), on 1 and on every
+    thread: the step per figure and the motion's own pre- and post-step share."""
+    import math
+
+    import numpy as np
+
+    from ae3d import engine, human, motion
+
+    rows = []
+    top = physics.max_threads()
+    print("32 protected figures, 400 N·s at the chest: falling (0.1 s after) and lying (3 s on)")
+    print(f"{'state':>8} {'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'down':>6}")
+    for threads in (1, top):
+        for state, start, steps in (("falling", 0.1, 12), ("lying", 3.0, 60)):
+            e = engine.Engine()
+            physics.set_threads(e, threads)
+            physics.ground(e)
+            figs = []
+            for k in range(32):
+                r = physics.ragdoll(e, f"f{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0,
+                                    1.0)
+                b = motion.active_ragdoll(r)
+                motion.attach(e, b)
+                motion.set_mode(b, motion.POWERED)
+                figs.append((r, b))
+            e.run(seconds=0.5)
+            for k, (r, b) in enumerate(figs):
+                a = 0.5 * math.pi * (k % 4)
+                p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
+                motion.hit(b, human.BONE_SPINE_03, p,
+                           400.0 * np.array([math.sin(a), 0.0, math.cos(a)]))
+            e.run(seconds=start)
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                e.frame(e.fixed_dt)
+            frame_us = (time.perf_counter() - t0) / steps * 1e6
+            s = e.services["motion"]
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                s.pre(1, e.fixed_dt)
+                s.post(1)
+            motion_us = (time.perf_counter() - t0) / steps * 1e6
+            n_in = sum(motion.falling(b) if state == "falling" else motion.lying(b)
+                       for _, b in figs)
+            e.close()
+            rows.append({"state": state, "figures": 32, "threads": threads,
+                         "figure_us": round(frame_us / 32, 1),
+                         "motion_figure_us": round(motion_us / 32, 2), state: n_in})
+            print(f"{state:>8} {threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs "
+                  f"{n_in:>6}")
     return rows
 
 
