@@ -6,6 +6,12 @@ and comes back up); one that goes limp; one ANIMATED on its clip until a ball th
 strikes it, which makes it POWERED (#581; it is put back on its clip before each throw). The blows
 land a second in, and again every few seconds.
 
+In front of them, the protective fall (issue 12): three protected fallers, each beside its unprotected
+twin (``set_protective(False)``), felled once a second in: over backwards (400 N·s at the chest
+from the front), forwards (440 from behind) and sideways (400 from its right). The protected reach
+for the ground with straight arms, tuck the head, give at the knees, land and lie holding the
+shape they landed in; the twins fall stiff.
+
 In a window where there is a display; headless (EGL) into an MP4 where there is none:
 
     PYTHONPATH=. .venv/bin/python examples/motion_showcase.py [--out out/motion_showcase.mp4]
@@ -29,6 +35,15 @@ FIRST_BLOW = 1.0   # s
 AGAIN = 4.0        # s between the rounds of blows
 
 
+# the fallers: name -> (blow N·s along the world, protected)
+FALLERS = {
+    "backwards": ((0.0, 0.0, -400.0), True), "backwards twin": ((0.0, 0.0, -400.0), False),
+    "forwards": ((0.0, 0.0, 440.0), True), "forwards twin": ((0.0, 0.0, 440.0), False),
+    "sideways": ((400.0, 0.0, 0.0), True), "sideways twin": ((400.0, 0.0, 0.0), False),
+}
+FALLERS_Z = 3.0    # m: their row, in front of the first
+
+
 class Blows(engine.PhaseProcessor):
     """Strikes the row at FIRST_BLOW and every AGAIN seconds after (fixed phase, first)."""
 
@@ -42,8 +57,15 @@ class Blows(engine.PhaseProcessor):
     def run(self, e, dt):
         if e.time + 1e-9 < self.next:
             return
+        first = self.next == FIRST_BLOW
         self.next += AGAIN
         for name, body in self.row.items():
+            if name in FALLERS:
+                if first:   # felled once: they lie where they land
+                    pos = physics.ragdoll_pose(body.ragdoll)[0]
+                    motion.hit(body, human.BONE_SPINE_03, pos[human.BONE_SPINE_03],
+                               FALLERS[name][0])
+                continue
             r = body.ragdoll
             pos = physics.ragdoll_pose(r)[0]
             if name == "shoved":
@@ -83,8 +105,18 @@ def build(e):
             motion.set_mode(body, motion.POWERED)
         render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])  # its skin shows it
         row[name] = body
+    for i, name in enumerate(FALLERS):
+        z = figure.figure(e, name, FIGURE)
+        f = figure.figure_of(e, z)
+        figure.place(f, ((i - 0.5 * (len(FALLERS) - 1)) * GAP * 1.6, 0.0, FALLERS_Z), 0.0)
+        figure.play(f, "Idle", 1.0, True)
+        body = motion.on_figure(e, z)
+        motion.set_mode(body, motion.POWERED)
+        motion.set_protective(body, FALLERS[name][1])
+        render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])
+        row[name] = body
     e.add_processor(Blows(e, row), engine.priorities.HANDOVER_STEP + 50)
-    render.camera_orbit(e, target=(0.0, 0.8, 0.0), distance=7.0, yaw=0.0, pitch=0.2)
+    render.camera_orbit(e, target=(0.0, 0.6, 1.5), distance=10.0, yaw=0.0, pitch=0.3)
     return row
 
 
