@@ -6,11 +6,12 @@ Every call takes the engine first: ``physics.add_box(e, ...)``. See each functio
 
 from ae3d.figure._naming import humanoid_bones, humanoid_scheme
 
-from . import _api_bodies, _api_joints, _dress, _ragdoll
+from . import _api_bodies, _api_joints, _api_stats, _dress, _ragdoll
 from ._api_bodies import *  # noqa: F401,F403
 from ._api_joints import *  # noqa: F401,F403
+from ._api_stats import *  # noqa: F401,F403
 from ._dress import *  # noqa: F401,F403
 from ._ragdoll import *  # noqa: F401,F403
 
-__all__ = [*_api_bodies.__all__, *_api_joints.__all__, *_ragdoll.__all__, *_dress.__all__,
-           "humanoid_scheme", "humanoid_bones"]
+__all__ = [*_api_bodies.__all__, *_api_joints.__all__, *_api_stats.__all__, *_ragdoll.__all__,
+           *_dress.__all__, "humanoid_scheme", "humanoid_bones"]
