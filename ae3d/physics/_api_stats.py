@@ -26,8 +26,8 @@ class Stats:
         a sub-step or at the step's end.
     spin_held: a body's spin held to a quarter turn a sub-step (at 8 sub-steps of 1/60 s,
         377 rad/s).
-    push_held: a joint's push-out held to its cap (a point 10 m/s, a limit past its edge
-        20 rad/s), counted on the joint's child body.
+    push_held: a joint's push-out held to its cap (a point 10 m/s; a limit past its edge or a
+        hinge's lock 20 rad/s), counted on the joint's child body (body-sub-steps).
     reset: bodies put back where their step began, at rest, for going non-finite (their
         joints', anchors' and contacts' warm starts dropped). Each is a fault worth reporting.
     reset_last_step: those of the last step alone.
