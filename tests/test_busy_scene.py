@@ -46,38 +46,19 @@ def busy():
     return out
 
 
-# What the physics cannot meet yet (issue 18), measured: strict xfails
-MEASURED = {
-    "test_busy_scene_no_tear": (
-        "measured: a joint gap of 8,695 m (blows from 150 N·s tear arms; a torn body flies on "
-        "at the 400 m/s cap: issue 18 left open)"
-    ),
-    "test_busy_scene_gaps_back_within_a_tenth": (
-        "measured: gaps of 8,695 m 0.1 s after a blow (torn joints stay torn)"
-    ),
-    "test_busy_scene_bystanders_untouched": (
-        "measured: 5,469 m (a torn arm's body, held at 400 m/s, flies the 40 m to them and "
-        "tears them too)"
-    ),
-}
-
-
 def test_busy_scene_no_nan(busy):
     assert busy["blows"] >= 120
     assert busy["bad"] == 0
 
 
-@pytest.mark.xfail(strict=True, reason=MEASURED["test_busy_scene_no_tear"])
 def test_busy_scene_no_tear(busy):
     assert busy["gap"] <= B.TEAR_GAP
     assert busy["speed"] <= 400.0 + B.SPEED_SLACK
 
 
-@pytest.mark.xfail(strict=True, reason=MEASURED["test_busy_scene_gaps_back_within_a_tenth"])
 def test_busy_scene_gaps_back_within_a_tenth(busy):
     assert busy["late_gap"] <= B.HELD_GAP, busy["late_at"]
 
 
-@pytest.mark.xfail(strict=True, reason=MEASURED["test_busy_scene_bystanders_untouched"])
 def test_busy_scene_bystanders_untouched(busy):
     assert busy["moved"] <= 1e-3

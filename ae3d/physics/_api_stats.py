@@ -34,6 +34,10 @@ class Stats:
     worst_gap: the widest joint gap now (m): how far apart a joint's two points are (under
         2 cm but for the moment of a hard blow).
     steps: fixed steps taken.
+    blows_jointed: impulses (``apply_impulse``, ``motion.hit``) on a body held by joints, taken
+        by its whole jointed group as the joints take them in the instant (``physics/_blow.py``).
+    blows_scaled: those of them scaled down so that no body of the group left faster than the
+        blow's caps (300 m/s, 60 rad/s): a blow past what a figure can take whole.
     """
 
     speed_held: int
@@ -43,6 +47,8 @@ class Stats:
     reset_last_step: int
     worst_gap: float
     steps: int
+    blows_jointed: int
+    blows_scaled: int
 
     def nets(self) -> int:
         """All the nets' actions together."""
@@ -62,5 +68,6 @@ def stats(e: Any) -> Stats:
     gap = float(worst_joint_gap(w.bf, w.jf, w.ji, w.nj)) if w.nj else 0.0
     return Stats(speed_held=int(c[L.NET_SPEED]), spin_held=int(c[L.NET_SPIN]),
                  push_held=int(c[L.NET_PUSH]), reset=int(c[L.NET_RESET]),
-                 reset_last_step=int(w.last_reset), worst_gap=gap, steps=int(w.steps))
+                 reset_last_step=int(w.last_reset), worst_gap=gap, steps=int(w.steps),
+                 blows_jointed=int(w.blow_stats[0]), blows_scaled=int(w.blow_stats[1]))
 
