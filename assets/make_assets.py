@@ -440,15 +440,21 @@ def build_humanoid(path: str, layout, names: Callable[[str], str],  # type: igno
                    colors: dict[str, Sequence[float]], clips: list[ClipSpec], *,
                    bone_frames: str = "identity", container: tuple[np.ndarray, float] | None = None,
                    container_name: str = "Armature", joints_type: int = UBYTE,
-                   weights_type: int = FLOAT, spine1: str | None = None) -> None:
+                   weights_type: int = FLOAT, spine1: str | None = None,
+                   turn: np.ndarray | None = None) -> None:
     """Write a box humanoid.
 
     layout: ``humanoid_layout``'s list; names: role -> bone name; bone_frames: "identity" (every
     bone's frame lines up with the figure's) or "along" (each bone's +y along it, as Mixamo's);
     container: (rotation quaternion, uniform scale) of a node above the armature (the bones and
     the mesh are then written in its space); spine1: a bone name inserted half way between Spine
-    and Chest (Mixamo's Spine1).
+    and Chest (Mixamo's Spine1); turn: a rotation (quaternion) of the whole figure in its own
+    space, bones, boxes and clips (a quarter turn about y: a rig that faces +x with its bones'
+    frames still the figure's axes, as a pipeline that turns a rig without a container writes it).
     """
+    if turn is not None:
+        layout = _turned_layout(layout, turn)
+        clips = [(n, d, k, i, _turned_pose(fn, turn)) for n, d, k, i, fn in clips]
     bones = [list(b) for b in layout]
     if spine1 is not None:  # split the abdomen: Spine -> Spine1 -> Chest
         i = next(i for i, b in enumerate(bones) if b[0] == "Spine")
@@ -621,6 +627,28 @@ def build_humanoid(path: str, layout, names: Callable[[str], str],  # type: igno
             channels = cub
         gb.animation(name, channels)
     gb.save(path)
+
+
+def _turned_layout(layout, turn: np.ndarray):  # type: ignore[no-untyped-def]
+    """``layout`` turned by ``turn``: joints turned, boxes the bounds of their turned corners."""
+    out = []
+    for role, parent, joint, lo, hi, mat in layout:
+        cs = np.array([q_rotate(turn, (x, y, z)) for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                       for z in (lo[2], hi[2])])
+        out.append((role, parent, q_rotate(turn, joint), cs.min(axis=0), cs.max(axis=0), mat))
+    return out
+
+
+def _turned_pose(fn: PoseFn, turn: np.ndarray) -> PoseFn:
+    """A clip's pose function for the figure turned by ``turn``: its turns and offset turned."""
+    tc = q_conj(turn)
+
+    def pose(t: float) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        rots, off = fn(t)
+        return ({r: q_mul(q_mul(turn, d), tc) for r, d in rots.items()},
+                q_rotate(turn, off))
+
+    return pose
 
 
 # -- the two-bone rig ---------------------------------------------------------------------------

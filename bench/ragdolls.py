@@ -160,7 +160,8 @@ def breakdown(n: int) -> dict:
         gmag = math.sqrt(gx * gx + gy * gy + gz * gz)
         tm("wake through joints", wake_through_joints, bf, bi, nb, ji, nj)
         tm("activity", ks._activity, bf, bi, nb, si)
-        axis = tm("bounds", compute_bounds, bf, bi, nb, dt, gmag, w.margin, sf)
+        axis = tm("bounds", compute_bounds, bf, bi, nb, dt, gmag, w.margin, sf,
+                  w.max_linear_speed, ks.MAX_TURN * nsub / dt)
         cap = keys.shape[0]
         npairs = tm("find pairs", find_pairs, bf, bi, nb, sf, si, axis, keys, cap, w.ign,
                     w._n_ign, w.margin, w.ip[ks.IP_SORT:ks.IP_SORT + 2])
@@ -197,6 +198,8 @@ def breakdown(n: int) -> dict:
             tm("contacts relax", solve_contacts, bf, mf1, mi1, ml, 1.0 / h, False,
                w.contact_speed, w.point_sweeps)
         tm("restitution", apply_restitution, bf, mf1, mi1, nm, w.restitution_threshold)
+        tm("nets", ks._hold_to_nets, bf, bi, nb, jf, ji, nj, af, ai, na, mi1, nm,
+           w.max_linear_speed, ks.MAX_TURN / h, np.empty(max(nb, 1), dtype=np.int64))
         bf[:nb, L.B_FORCE:L.B_FORCE + 3] = 0.0
         bf[:nb, L.B_TORQUE:L.B_TORQUE + 3] = 0.0
         tm("sleep", update_sleep, bf, bi, nb, mi1, nm, ji, nj, sf, si, dt, w.sleep_threshold,

@@ -12,14 +12,15 @@ from typing import Any
 from ae3d import limits
 from ae3d.limits import *  # noqa: F401,F403 - the documented limits, readable here too
 
-from . import _api_bodies, _api_joints, _dress, _ragdoll
+from . import _api_bodies, _api_joints, _api_stats, _dress, _ragdoll
 from ._api_bodies import *  # noqa: F401,F403
 from ._api_joints import *  # noqa: F401,F403
+from ._api_stats import *  # noqa: F401,F403
 from ._dress import *  # noqa: F401,F403
 from ._ragdoll import *  # noqa: F401,F403
 
-__all__ = [*_api_bodies.__all__, *_api_joints.__all__, *_ragdoll.__all__, *_dress.__all__,
-           *_dress.LAZY, "limits", *limits.__all__]
+__all__ = [*_api_bodies.__all__, *_api_joints.__all__, *_api_stats.__all__, *_ragdoll.__all__,
+           *_dress.__all__, *_dress.LAZY, "limits", *limits.__all__]
 
 
 def __getattr__(name: str) -> Any:

@@ -26,6 +26,7 @@ from ae3d import _validate as V
 from ae3d import limits as LIM
 
 from . import _layout as L
+from ._blow import blow_response
 from ._world import ALL_GROUPS, Body, World, max_threads, shape_mass
 
 __all__ = [
@@ -369,12 +370,28 @@ def reach(w: World, s: int, point: Any, name: str = "point") -> np.ndarray:
 
 
 def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
-    """An impulse (3,) N·s at the world ``point`` (3,) m (the centre if None): Δv = J/m,
-    Δω = I⁻¹ (r × J) with the body's current world inertia. No effect on non-dynamic bodies."""
+    """An impulse (3,) N·s at the world ``point`` (3,) m (the centre if None). On a lone body
+    Δv = J/m, Δω = I⁻¹ (r × J) with the body's current world inertia. On a body held by joints
+    the blow is taken by every body joined to it, as the joints take it in the instant (solved
+    exactly: no velocity across any joint; ``physics/_blow.py``), scaled down only where it would
+    send a body past the speed caps (``physics.stats(e)`` counts those). No effect on
+    non-dynamic bodies."""
     row = _dynamic_row(e, body, impulse, "impulse", "MAX_IMPULSE", "N·s", point)
     if row is None:
         return
     bf, j, p = row
+    w = _world(e)
+    s = _slot(w, body)
+    bodies, dv, dw, scale = blow_response(w, s, j, p)
+    if len(bodies) > 1:
+        for i, b in enumerate(bodies):
+            w.wake(b)
+            w.bf[b, L.B_V:L.B_V + 3] += dv[i]
+            w.bf[b, L.B_W:L.B_W + 3] += dw[i]
+        w.blow_stats[0] += 1
+        if scale < 1.0:
+            w.blow_stats[1] += 1
+        return
     bf[L.B_V:L.B_V + 3] += bf[L.B_INV_MASS] * j
     if p is not None:
         r = p - bf[L.B_POS:L.B_POS + 3]

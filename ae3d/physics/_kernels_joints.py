@@ -21,7 +21,7 @@ Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt
   can't reach this sub-step are skipped exactly. Springs are soft in both passes.
 * Motors (and friction, a motor toward zero) are hard velocity rows whose accumulated impulse is
   clamped to h * budget: on a ball joint the 3-vector's norm (isotropic budget), on a hinge its
-  one axis. Rotational mass M = (IA^-1 + IB^-1)^-1 (world, once per step).
+  one axis. Rotational mass M = (IA^-1 + IB^-1)^-1 (world, as K below: each sub-step).
 * Relative rotation relQ = FA^-1 FB (FA = qA * frameA), taken with w >= 0. Its swing-twist split
   about x: s = sqrt(w^2 + x^2); twist = (x, 0, 0, w)/s;
   swing = (0, (w y - x z), (w z + x y), s^2)/s.
@@ -34,7 +34,25 @@ Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt
 * Hinge: its axis is frame x; the two other axes are locked with C = (relQ.y, relQ.z) and rows
   p_i = 1/2 R(FA) (s e_i + v x e_i), a 2x2 soft solve (Box3D's revolute lock).
 * Point: C = (xB + rB) - (xA + rA), K = (mA + mB) I - [rA] IA^-1 [rA] - [rB] IB^-1 [rB], K^-1
-  from the lever arms at the step's start (once per step; C is always the current one).
+  from the lever arms as they are now: built in the pass that first sees a pose (the step's
+  first bias pass, each relax pass) and kept in J_KINV for the next sub-step's bias pass (the
+  poses do not move between the two), as Box2D v3 builds K in its solve.
+  What it was (issue 18): K^-1 was taken once per step in prepare_joints, from the step's first
+  lever arms, and applied with the arms as they had turned since. For a thin bone that turns
+  fast the stale inverse is several times too large: the largest eigenvalue of K_used^-1 K_true
+  at the elbow was 1.14 at 6.5 deg of turn since the step began, 2.2 at 19, 5.65 at 40 (the
+  forearm's inverse inertia is (34, 741, 34), 21.6:1); past 2 each pass amplifies the error
+  instead of taking it out, and a 60 N·s blow on a forearm diverged to 7e9 m/s (at 16
+  sub-steps too: it is the turn in a step that matters). The same held, more mildly, for the
+  world inverse inertia (B_IW), once per step: it is now taken after every sub-step's position
+  update (_kernels_step.IW_EVERY_SUBSTEP) and the rotational mass (J_RMASS, friction, spring and
+  motor rows) with it, in the same passes as K, so that every row's mass is consistent with the
+  I^-1 its impulse is applied through (refreshing B_IW alone, rows left on the step's masses,
+  made 1,000 N·s blows worse). Limit and lock rows build their masses in the pass already.
+* Nets (issue 18): the bias pass pushes a point's gap out no faster than JOINT_PUSH_MAX m/s, and
+  a limit past its edge or a hinge's lock no faster than LIMIT_PUSH_MAX rad/s (counted in
+  B_NETS + NET_PUSH). With
+  the masses above they act only at the hardest blows (bench/tear.py counts them).
 Order inside a joint (the last solved wins): friction, spring, motor, limits, lock, point.
 """
 
@@ -44,11 +62,16 @@ from numba import njit
 
 from ._layout import (
     B_AWAKE,
+    B_DIMS,
+    B_INV_I,
     B_INV_MASS,
     B_IW,
+    B_MASS,
+    B_NETS,
     B_PARKED,
     B_POS,
     B_QUAT,
+    B_SHAPE,
     B_V,
     B_W,
     DRIVE_AIM,
@@ -104,6 +127,9 @@ from ._layout import (
     JOINT_BALL,
     JOINT_FREE,
     JOINT_HINGE,
+    NET_PUSH,
+    SHAPE_BOX,
+    SHAPE_SPHERE,
 )
 
 LIMIT_HZ_SHARE = 0.25  # limits' Hz when violated, as a share of the sub-step rate
@@ -119,6 +145,26 @@ LIMIT_BETA = 0.8
 # the target taken once a step, as the spec says ("before each step"), and one pass: the bare
 # figure 0.0007 rad/s, the box man on Idle 0.021, the shoved back within 0.055 deg, a limp
 # ragdoll's limits within 1.27 deg under blows (limit 3); and the joints cost a third less.
+# Safety nets (issue 18; see the module docstring's "Nets"): the fastest a joint's bias pass
+# pushes its error out, m/s for the point, rad/s for a limit past its edge. Box2D v3 caps a
+# contact's push-out (contactSpeed, 3 m/s); PhysX a body's (maxDepenetrationVelocity). Each
+# time one holds a push it is counted on the joint's child body (B_NETS + NET_PUSH).
+JOINT_PUSH_MAX = 10.0
+LIMIT_PUSH_MAX = 20.0
+# Passes (issue 18): the bias pass is one Gauss-Seidel pass; when it met a point moving apart
+# faster than CONVERGED m/s (a gap opening CONVERGED * h a sub-step: 2 mm at 8 sub-steps of
+# 1/60 s), up to EXTRA_PASSES more passes of the point rows alone follow, each solving only the
+# rows still moving apart faster than that, alternately leaves-to-root and root-to-leaves, until
+# one solves none. A blow far past what one pass carries down a chain (5,000 N·s on a 1.5 kg
+# forearm is 3,300 m/s against a 78 kg figure) otherwise leaves most of it in the struck bone,
+# whose speed the nets then cut alone, tearing the joint. A calm figure's rows are left exactly
+# as they are: the same bits on any thread count and however the world is split into islands.
+# MEASURED AND OFF: at 16 passes a 150 N·s blow on a LIMP box man's forearm tore in 2 of 12
+# directions as without them, but worse (gaps 2.1 and 3.2 m the step of the blow against 1.3
+# and 3.8 cm, bodies at 240-400 m/s against 6-35): the point rows, solved alone, undo what the
+# hinge's lock and limit rows hold, and those push back. Kept for the next look (issue 18).
+CONVERGED = 1.0
+EXTRA_PASSES = 0
 DRIVE_EVERY_SUBSTEP = False  # True: the pose drive's target taken again each sub-step
 BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
 
@@ -549,7 +595,8 @@ def _drive_wt_hinge_pose(jf, j, qa, fa, axis, cur):
 
 @njit(cache=True)
 def prepare_joints(bf, bi, jf, ji, nj, h):
-    """Once per step: rotational mass, softness, and the motor's target velocity (world)."""
+    """Once per step: softness and the motor's target velocity (world); the rotational mass
+    as the step begins (the solve takes it again from each sub-step's pose)."""
     for j in range(nj):
         kind, a, b = _joint_bodies(ji, j)
         if kind == JOINT_FREE or not _active(bf, bi, a, b):
@@ -564,15 +611,8 @@ def prepare_joints(bf, bi, jf, ji, nj, h):
         m = inv3(s)
         for k in range(9):
             jf[j, J_RMASS + k] = m[k]
-        # the point's effective mass from this step's lever arms: within a step they turn
-        # little, and a constant K keeps the row cheap (the error C is always the current one)
-        pa_, qa_ = _body_pose(bf, a)
-        pb_, qb_ = _body_pose(bf, b)
-        ra = qrot(qa_, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
-        rb = qrot(qb_, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
-        kinv = inv3(point_mass(_inv_m(bf, a), ia, ra, _inv_m(bf, b), ib, rb))
-        for k in range(9):
-            jf[j, J_KINV + k] = kinv[k]
+        # (the point's K^-1 is taken in the solve from the current lever arms: see the
+        # module docstring's "Point")
         hz = min(jf[j, J_HZ], 0.25 / h)
         sb, sm, si = make_soft(hz, jf[j, J_ZETA], h)
         jf[j, J_SOFT] = sb
@@ -697,6 +737,7 @@ def solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready):
     holds it for the current poses (False on the step's first sub-step: its first bias pass
     fills it).
     """
+    err = 0.0
     if use_bias:
         for it in range(BIAS_ITERATIONS):
             take = DRIVE_EVERY_SUBSTEP and it == 0
@@ -706,9 +747,84 @@ def solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready):
                 # and apart from the rows their long chains of arithmetic overlap
                 _take_drives(bf, bi, jf, ji, jl, g)
                 take = False
-            _solve_pass(bf, bi, jf, ji, jl, h, True, take, g, gmode)
+            err = _solve_pass(bf, bi, jf, ji, jl, h, True, take, g, gmode)
     else:
-        _solve_pass(bf, bi, jf, ji, jl, h, False, False, g, 1)
+        err = _solve_pass(bf, bi, jf, ji, jl, h, False, False, g, 1)
+    return err
+
+
+@njit(cache=True)
+def solve_joints_converged(bf, bi, jf, ji, jl, g, err):
+    """More passes over the point rows of the joints jl lists, after the bias pass found a point
+    moving apart faster than CONVERGED m/s (``err``): see the module docstring's "Passes".
+    Returns the passes taken."""
+    n = 0
+    if err <= CONVERGED:
+        return n
+    while n < EXTRA_PASSES:
+        # leaves to root first: a blow on a leaf crosses the whole chain in one pass
+        solved = _point_pass(bf, bi, jf, ji, jl, g, n % 2 == 0)
+        n += 1
+        if solved == 0:
+            break
+    return n
+
+
+@njit(cache=True)
+def _point_pass(bf, bi, jf, ji, jl, g, reverse):
+    """One pass over the point rows of the joints jl lists (reverse: the other way), solving
+    rigidly (with the bias pass's capped push-out) only the rows whose point moves apart faster
+    than CONVERGED m/s; the lever arms, error and K^-1 are those the bias pass kept (g, J_KINV).
+    A row at or under CONVERGED is left exactly as it is, so a figure whose rows all are is at a
+    fixed point: whatever else shares its pass, nothing of it changes (the same bits however the
+    world is split into islands). Returns the rows solved."""
+    solved = 0
+    n_jl = jl.shape[0]
+    for tt in range(n_jl):
+        j = jl[n_jl - 1 - tt] if reverse else jl[tt]
+        kind, a, b = _joint_bodies(ji, j)
+        if kind == JOINT_FREE or not _active(bf, bi, a, b):
+            continue
+        ra = (g[j, G_RA], g[j, G_RA + 1], g[j, G_RA + 2])
+        rb = (g[j, G_RB], g[j, G_RB + 1], g[j, G_RB + 2])
+        sb = jf[j, J_SOFT]
+        bx = sb * g[j, G_C]
+        by = sb * g[j, G_C + 1]
+        bz = sb * g[j, G_C + 2]
+        b2 = bx * bx + by * by + bz * bz
+        if b2 > JOINT_PUSH_MAX * JOINT_PUSH_MAX:
+            f = JOINT_PUSH_MAX / math.sqrt(b2)
+            bx *= f
+            by *= f
+            bz *= f
+        va, wa = _vel(bf, a)
+        vb, wb = _vel(bf, b)
+        ca = _cross(wa, ra)
+        cb = _cross(wb, rb)
+        cd = (vb[0] + cb[0] - va[0] - ca[0] + bx, vb[1] + cb[1] - va[1] - ca[1] + by,
+              vb[2] + cb[2] - va[2] - ca[2] + bz)
+        if _dot(cd, cd) <= CONVERGED * CONVERGED:
+            continue
+        solved += 1
+        kinv = (jf[j, J_KINV], jf[j, J_KINV + 1], jf[j, J_KINV + 2], jf[j, J_KINV + 3],
+                jf[j, J_KINV + 4], jf[j, J_KINV + 5], jf[j, J_KINV + 6], jf[j, J_KINV + 7],
+                jf[j, J_KINV + 8])
+        x = mv(kinv, cd)
+        P = (-x[0], -x[1], -x[2])
+        jf[j, J_L_POINT] += P[0]
+        jf[j, J_L_POINT + 1] += P[1]
+        jf[j, J_L_POINT + 2] += P[2]
+        if a >= 0:
+            ma = bf[a, B_INV_MASS]
+            for c in range(3):
+                bf[a, B_V + c] -= ma * P[c]
+            _add_w(bf, a, _inv_i(bf, a), _cross(ra, P), -1.0)
+        if b >= 0:
+            mb = bf[b, B_INV_MASS]
+            for c in range(3):
+                bf[b, B_V + c] += mb * P[c]
+            _add_w(bf, b, _inv_i(bf, b), _cross(rb, P), 1.0)
+    return solved
 
 
 @njit(cache=True)
@@ -762,17 +878,21 @@ def _hinge_row_apply(ax, dl, wa, wb, ia, ib):
 
 
 @njit(cache=True, inline="always")
-def _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, lim_i):
+def _limit_row(bf, cb, jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, lim_i):
     """One side of an angular limit about unit axis ``ax`` (a twist limit or a hinge's): a
     one-sided impulse accumulated in ``jf[j, col]`` (>= 0), speculative (C/h) while the limit is
     not reached (C > 0), soft (lim_b, lim_m, lim_i) once passed. ``sg`` is +1 for the lower
-    side, -1 for the upper. Returns the bodies' new angular velocities (wa, wb)."""
+    side, -1 for the upper. Returns the bodies' new angular velocities (wa, wb). A push past
+    LIMIT_PUSH_MAX is held to it and counted on body cb."""
     if C > 0.0:
         bias = C * inv_h
         mscale = 1.0
         iscale = 0.0
     else:
         bias = lim_b * C
+        if bias < -LIMIT_PUSH_MAX:
+            bias = -LIMIT_PUSH_MAX
+            bf[cb, B_NETS + NET_PUSH] += 1.0
         mscale = lim_m
         iscale = lim_i
     cd = sg * (_dot(ax, wb) - _dot(ax, wa))
@@ -792,8 +912,10 @@ def _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, l
 
 
 @njit(cache=True)
-def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
-    """One Gauss-Seidel pass over the joints jl lists (bias pass when use_bias, else relax).
+def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode, reverse=False):
+    """One Gauss-Seidel pass over the joints jl lists (bias pass when use_bias, else relax),
+    in their order or (reverse) the other way. Returns the largest point velocity error it met
+    (m/s, before each point's own row).
 
     gmode 0: derive everything from the poses; 1: also keep the pose-only values in g[j, G_*];
     2: read them back from g (the poses unchanged since the gmode 1 pass).
@@ -810,13 +932,16 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
         lim_b = 0.0
         lim_m = 1.0
         lim_i = 0.0
-    for t in range(jl.shape[0]):
-        j = jl[t]
+    worst2 = 0.0  # the largest squared point velocity error the pass met (m²/s²)
+    n_jl = jl.shape[0]
+    for tt in range(n_jl):
+        j = jl[n_jl - 1 - tt] if reverse else jl[tt]
         kind, a, b = _joint_bodies(ji, j)
         if kind == JOINT_FREE or not _active(bf, bi, a, b):
             continue
         pa, qa = _body_pose(bf, a)
         pb, qb = _body_pose(bf, b)
+        cbody = b if b >= 0 else a  # the body the nets' actions are counted on
         if gmode == 2:
             ra = (g[j, G_RA], g[j, G_RA + 1], g[j, G_RA + 2])
             rb = (g[j, G_RB], g[j, G_RB + 1], g[j, G_RB + 2])
@@ -837,9 +962,18 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
         mb = _inv_m(bf, b)
         va, wa = _vel(bf, a)
         vb, wb = _vel(bf, b)
-        rm = (jf[j, J_RMASS], jf[j, J_RMASS + 1], jf[j, J_RMASS + 2], jf[j, J_RMASS + 3],
-              jf[j, J_RMASS + 4], jf[j, J_RMASS + 5], jf[j, J_RMASS + 6], jf[j, J_RMASS + 7],
-              jf[j, J_RMASS + 8])
+        if gmode == 2:
+            rm = (jf[j, J_RMASS], jf[j, J_RMASS + 1], jf[j, J_RMASS + 2], jf[j, J_RMASS + 3],
+                  jf[j, J_RMASS + 4], jf[j, J_RMASS + 5], jf[j, J_RMASS + 6], jf[j, J_RMASS + 7],
+                  jf[j, J_RMASS + 8])
+        else:
+            # from the bodies' world inverse inertia as it is now (taken every sub-step): the
+            # rows' masses stay consistent with the I^-1 their impulses are applied through
+            rm = inv3((ia[0] + ib[0], ia[1] + ib[1], ia[2] + ib[2], ia[3] + ib[3], ia[4] + ib[4],
+                       ia[5] + ib[5], ia[6] + ib[6], ia[7] + ib[7], ia[8] + ib[8]))
+            if gmode == 1:
+                for k in range(9):
+                    jf[j, J_RMASS + k] = rm[k]
         sbias = jf[j, J_SOFT]
         smass = jf[j, J_SOFT + 1]
         simp = jf[j, J_SOFT + 2]
@@ -1061,8 +1195,8 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
                             C = c_hi
                             sg = -1.0
                             col = J_L_THI
-                        wa, wb = _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h,
-                                            lim_b, lim_m, lim_i)
+                        wa, wb = _limit_row(bf, cbody, jf, j, col, C, sg, ax, wa, wb, ia, ib,
+                                            km, inv_h, lim_b, lim_m, lim_i)
                 if need_c:
                     # ---- swing cone (elliptical, about frame A's x: its own centre)
                     ang, lim = cone_limit(sy, sz, jf[j, J_SWING_Y], jf[j, J_SWING_Z])
@@ -1089,6 +1223,9 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
                             iscale = 0.0
                         else:
                             bias = lim_b * C
+                            if bias < -LIMIT_PUSH_MAX:
+                                bias = -LIMIT_PUSH_MAX
+                                bf[cbody, B_NETS + NET_PUSH] += 1.0
                             mscale = lim_m
                             iscale = lim_i
                         km = _dot(n, mv(ia, n)) + _dot(n, mv(ib, n))
@@ -1166,8 +1303,8 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
                         C = jf[j, J_TWIST_HI] - ang
                         sg = -1.0
                         col = J_L_THI
-                    wa, wb = _limit_row(jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h,
-                                        lim_b, lim_m, lim_i)
+                    wa, wb = _limit_row(bf, cbody, jf, j, col, C, sg, ax, wa, wb, ia, ib, km,
+                                        inv_h, lim_b, lim_m, lim_i)
             # ---- the two locked axes: C = (rel.y, rel.z)
             if gmode == 2:
                 py = (g[j, G_PY], g[j, G_PY + 1], g[j, G_PY + 2])
@@ -1210,8 +1347,17 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
             dwy = wb[1] - wa[1]
             dwz = wb[2] - wa[2]
             dw = (dwx, dwy, dwz)
-            r1 = _dot(py, dw) + sbias * rely
-            r2 = _dot(pz, dw) + sbias * relz
+            by_ = sbias * rely
+            bz_ = sbias * relz
+            bl2 = by_ * by_ + bz_ * bz_
+            if bl2 > LIMIT_PUSH_MAX * LIMIT_PUSH_MAX:
+                # a lock this far off is pushed back no faster than a limit's net
+                f = LIMIT_PUSH_MAX / math.sqrt(bl2)
+                by_ *= f
+                bz_ *= f
+                bf[cbody, B_NETS + NET_PUSH] += 1.0
+            r1 = _dot(py, dw) + by_
+            r2 = _dot(pz, dw) + bz_
             det = k11 * k22 - k12 * k12
             if det > 0.0:
                 idet = 1.0 / det
@@ -1230,15 +1376,37 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
                 wb = (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2])
 
         # ================= point (both kinds), the last word
-        C = Cp
+        bx = sbias * Cp[0]
+        by = sbias * Cp[1]
+        bz = sbias * Cp[2]
+        b2 = bx * bx + by * by + bz * bz
+        if b2 > JOINT_PUSH_MAX * JOINT_PUSH_MAX:
+            # a gap this wide is pushed out no faster than the net (the root only here)
+            f = JOINT_PUSH_MAX / math.sqrt(b2)
+            bx *= f
+            by *= f
+            bz *= f
+            bf[cbody, B_NETS + NET_PUSH] += 1.0
         ca = _cross(wa, ra)
         cb = _cross(wb, rb)
-        cd = (vb[0] + cb[0] - va[0] - ca[0] + sbias * C[0],
-              vb[1] + cb[1] - va[1] - ca[1] + sbias * C[1],
-              vb[2] + cb[2] - va[2] - ca[2] + sbias * C[2])
-        x = mv((jf[j, J_KINV], jf[j, J_KINV + 1], jf[j, J_KINV + 2], jf[j, J_KINV + 3],
-                jf[j, J_KINV + 4], jf[j, J_KINV + 5], jf[j, J_KINV + 6], jf[j, J_KINV + 7],
-                jf[j, J_KINV + 8]), cd)
+        ex = vb[0] + cb[0] - va[0] - ca[0]
+        ey = vb[1] + cb[1] - va[1] - ca[1]
+        ez = vb[2] + cb[2] - va[2] - ca[2]
+        worst2 = max(worst2, ex * ex + ey * ey + ez * ez)
+        cd = (ex + bx, ey + by, ez + bz)
+        if gmode == 2:
+            # the relax pass's K^-1: the poses (and B_IW) have not moved since
+            kinv = (jf[j, J_KINV], jf[j, J_KINV + 1], jf[j, J_KINV + 2], jf[j, J_KINV + 3],
+                    jf[j, J_KINV + 4], jf[j, J_KINV + 5], jf[j, J_KINV + 6], jf[j, J_KINV + 7],
+                    jf[j, J_KINV + 8])
+        else:
+            # K from the lever arms as they are now (Box2D v3 builds K in the solve): a thin
+            # bone turning fast made a step-start K^-1 several times too large (issue 18)
+            kinv = inv3(point_mass(ma, ia, ra, mb, ib, rb))
+            if gmode == 1:
+                for k in range(9):
+                    jf[j, J_KINV + k] = kinv[k]
+        x = mv(kinv, cd)
         o0 = jf[j, J_L_POINT]
         o1 = jf[j, J_L_POINT + 1]
         o2 = jf[j, J_L_POINT + 2]
@@ -1266,6 +1434,7 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode):
             bf[b, B_W] = wb[0]
             bf[b, B_W + 1] = wb[1]
             bf[b, B_W + 2] = wb[2]
+    return math.sqrt(worst2)
 
 
 # ============================================================== façade helpers (one call each)
@@ -1394,3 +1563,96 @@ def relative_rotations(bf, ji, joints, out):
         out[k, 1] = r[1]
         out[k, 2] = r[2]
         out[k, 3] = r[3]
+
+
+# ============================================================== watching figures (tests, benches)
+
+FW_GAP = 0       # m: the worst joint gap (|point on B - point on A|)
+FW_SPEED = 1     # m/s: the fastest body
+FW_DEPTH = 2     # m: how far the deepest body reaches under the ground height (0: none)
+FW_KE = 3        # J: kinetic energy (linear and angular)
+FW_BAD = 4       # 1.0 when a body's pose or velocity is not finite
+FW_COM = 5       # 5..7 centre of mass (m)
+FW_COUNT = 8
+
+
+@njit(cache=True)
+def joint_gap(bf, jf, ji, j):
+    """|(pB + rB) - (pA + rA)| (m) of joint slot j: how far apart its two points are."""
+    kind, a, b = _joint_bodies(ji, j)
+    pa, qa, pb, qb, fa, fb, ra, rb = _frames(bf, jf, j, a, b)
+    return _len((pb[0] + rb[0] - pa[0] - ra[0], pb[1] + rb[1] - pa[1] - ra[1],
+                 pb[2] + rb[2] - pa[2] - ra[2]))
+
+
+@njit(cache=True)
+def figure_watch(bf, bi, jf, ji, bodies, bstart, joints, jstart, ground_y, out):
+    """For figure k (its bodies bodies[bstart[k]:bstart[k+1]], joints likewise): out[k, FW_*]."""
+    for k in range(bstart.shape[0] - 1):
+        gap = 0.0
+        for t in range(jstart[k], jstart[k + 1]):
+            gap = max(gap, joint_gap(bf, jf, ji, joints[t]))
+        sp = 0.0
+        depth = 0.0
+        ke = 0.0
+        bad = 0.0
+        mt = 0.0
+        cx = 0.0
+        cy = 0.0
+        cz = 0.0
+        for t in range(bstart[k], bstart[k + 1]):
+            i = bodies[t]
+            v = (bf[i, B_V], bf[i, B_V + 1], bf[i, B_V + 2])
+            w = (bf[i, B_W], bf[i, B_W + 1], bf[i, B_W + 2])
+            for c in range(13):
+                if not math.isfinite(bf[i, c]):
+                    bad = 1.0
+            sp = max(sp, _len(v))
+            m = bf[i, B_MASS]
+            # angular: w . I w, I = R diag(1/invI) R^T, taken in the body frame
+            q = (bf[i, B_QUAT], bf[i, B_QUAT + 1], bf[i, B_QUAT + 2], bf[i, B_QUAT + 3])
+            wl = qrot(qconj(q), w)
+            kr = 0.0
+            for c in range(3):
+                ii = bf[i, B_INV_I + c]
+                if ii > 0.0:
+                    kr += wl[c] * wl[c] / ii
+            ke += 0.5 * m * _dot(v, v) + 0.5 * kr
+            mt += m
+            cx += m * bf[i, B_POS]
+            cy += m * bf[i, B_POS + 1]
+            cz += m * bf[i, B_POS + 2]
+            shape = bi[i, B_SHAPE]
+            if shape == SHAPE_SPHERE:
+                low = bf[i, B_POS + 1] - bf[i, B_DIMS]
+            elif shape == SHAPE_BOX:
+                low = bf[i, B_POS + 1]
+                for c in range(3):
+                    e_ = [0.0, 0.0, 0.0]
+                    e_[c] = bf[i, B_DIMS + c]
+                    u = qrot(q, (e_[0], e_[1], e_[2]))
+                    low -= abs(u[1])
+            else:
+                u = qrot(q, (0.0, bf[i, B_DIMS + 1], 0.0))
+                low = bf[i, B_POS + 1] - abs(u[1]) - bf[i, B_DIMS]
+            depth = max(depth, ground_y - low)
+        out[k, FW_GAP] = gap
+        out[k, FW_SPEED] = sp
+        out[k, FW_DEPTH] = depth
+        out[k, FW_KE] = ke
+        out[k, FW_BAD] = bad
+        if mt > 0.0:
+            out[k, FW_COM] = cx / mt
+            out[k, FW_COM + 1] = cy / mt
+            out[k, FW_COM + 2] = cz / mt
+
+
+@njit(cache=True)
+def worst_joint_gap(bf, jf, ji, nj):
+    """The widest gap (m) of the live joints 0..nj-1 (physics.stats)."""
+    worst = 0.0
+    for j in range(nj):
+        if ji[j, J_KIND] == JOINT_FREE:
+            continue
+        worst = max(worst, joint_gap(bf, jf, ji, j))
+    return worst

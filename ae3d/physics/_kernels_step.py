@@ -13,11 +13,32 @@ Order (Box2D v3 solver.c b2SolverTask; Catto's solver2d s2Solve_SoftStep):
         solve joints, anchors, contacts (bias)
         integrate positions (awake dynamic and kinematic bodies)
         relax joints, anchors, contacts (no bias; contact friction here)
-    restitution; kinematic bodies land exactly on their targets; forces cleared; sleep
+    restitution; the nets (_hold_to_nets); kinematic bodies land exactly on their targets;
+    forces cleared; sleep
 
-World inverse inertia (B_IW) is computed once per step from the step-start rotation, as Box2D
-does: within a 1/60 s step a body turns little, and a constant I⁻¹ keeps every impulse pair
-consistent between passes.
+World inverse inertia (B_IW) is computed at the step's start and again after each sub-step's
+position update (IW_EVERY_SUBSTEP): a body struck hard turns a lot within a 1/60 s step, and the
+joints' rows (their masses taken in the same passes, see _kernels_joints) must see the I⁻¹ of
+the pose they act on; once per step, the shoulder's twist limit spun an upper arm struck at
+5,000 N·s to 5,228 rad/s (issue 18). Contacts keep their step-start masses (Box2D's way).
+
+Safety nets (issue 18), as Box2D v3, Jolt and PhysX keep them; each action is counted on the
+body (B_NETS, read by ``physics.stats``), and with the joints' masses taken from the current
+pose they rarely act (bench/tear.py and bench/soak.py count them):
+    speed: a body's speed is held to FP_MAX_LINEAR_SPEED (World.max_linear_speed, 400 m/s: Box2D
+        v3's 4 m x 100; Jolt 500 m/s) before each sub-step moves it, and again at the step's end
+        (_hold_to_nets: the relax pass and restitution come after the sub-steps' caps).
+    spin: a quarter turn a sub-step (MAX_TURN / h; Box2D v3's b2_maxRotation), the same two
+        places: 377 rad/s at 8 sub-steps of 1/60 s.
+    push-out: contacts at FP_CONTACT_SPEED (3 m/s, Box2D's contactSpeed); joints' points at
+        JOINT_PUSH_MAX, limits at LIMIT_PUSH_MAX (_kernels_joints).
+    reach: a body's speculative margin and broadphase bounds grow with its speed and spin held
+        to the same caps (_kernels_broadphase.compute_bounds), so one struck far past them does
+        not reach every island around it.
+    non-finite: a body whose pose or velocity is not finite at the step's end goes back to where
+        the step began, at rest, its joints', anchors' and contacts' warm starts dropped; islands
+        share no dynamic body, so nothing of it reached another island this step, and with its
+        bounds finite again none the next.
 
 Position integration of a body without contacts adds -½h²a (a = gravity + force/mass) to h·v:
 with v already advanced by h·a this is the trapezoid rule, exact for constant acceleration (free
@@ -43,9 +64,18 @@ from ._kernels_contact import (
     warm_start_contacts,
 )
 from ._kernels_islands import build_islands
-from ._kernels_joints import G_COUNT, prepare_joints, solve_joints, warm_start_joints
+from ._kernels_joints import (
+    G_COUNT,
+    prepare_joints,
+    solve_joints,
+    solve_joints_converged,
+    warm_start_joints,
+)
 from ._kernels_sleep import update_sleep, wake_island, wake_through_joints
 from ._layout import (
+    A_BODY,
+    A_L_ANG,
+    A_L_LIN,
     B_ANG_DAMP,
     B_AWAKE,
     B_FORCE,
@@ -58,6 +88,7 @@ from ._layout import (
     B_KIN_QUAT,
     B_KIND,
     B_LIN_DAMP,
+    B_NETS,
     B_PARKED,
     B_POS,
     B_POS0,
@@ -66,8 +97,18 @@ from ._layout import (
     B_TORQUE,
     B_V,
     B_W,
+    J_BODY_A,
+    J_BODY_B,
+    J_L_LOCK,
+    J_L_POINT,
     KIND_DYNAMIC,
     KIND_KINEMATIC,
+    M_A,
+    M_B,
+    M_N,
+    NET_RESET,
+    NET_SPEED,
+    NET_SPIN,
     SF_EXT,
     SI_ACT,
     SI_TOUCH,
@@ -104,7 +145,14 @@ IP_SWEEPS = 11          # sweeps over a manifold's normal points per pass
 IP_SORT = 12            # 12..13 the broadphase's sweep order: count and axis (kept between steps)
 IP_OUT_ISLANDS = 14     # solver islands this step (see _kernels_islands)
 IP_THREADS = 15         # solver threads: the islands are dealt into this many runs
-IP_COUNT = 16
+IP_OUT_RESET = 16       # bodies put back this step for going non-finite (_hold_to_nets)
+IP_COUNT = 17
+
+# The world inverse inertia (B_IW) of a dynamic body is taken again after each sub-step's
+# position update (see the module docstring)
+IW_EVERY_SUBSTEP = True
+# A sub-step turns a body at most this share of a turn (Box2D v3's b2_maxRotation, a quarter turn)
+MAX_TURN = 0.25 * math.pi
 
 # more runs than threads, taken one at a time: a thread that is held up (a shared machine's
 # other work) leaves its share to the others
@@ -204,7 +252,7 @@ def _integrate_velocities(bf, bi, bl, h, gx, gy, gz):
 
 @njit(cache=True)
 def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
-    max_rot = 0.25 * math.pi / h
+    max_rot = MAX_TURN / h
     max_rot2 = max_rot * max_rot
     max_speed2 = max_speed * max_speed
     hh = 0.5 * h * h
@@ -228,6 +276,7 @@ def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
                 bf[i, B_V] = vx
                 bf[i, B_V + 1] = vy
                 bf[i, B_V + 2] = vz
+                bf[i, B_NETS + NET_SPEED] += 1.0
             wx = bf[i, B_W]
             wy = bf[i, B_W + 1]
             wz = bf[i, B_W + 2]
@@ -240,6 +289,7 @@ def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
                 bf[i, B_W] = wx
                 bf[i, B_W + 1] = wy
                 bf[i, B_W + 2] = wz
+                bf[i, B_NETS + NET_SPIN] += 1.0
             if si[i, SI_TOUCH] == 0:
                 im = bf[i, B_INV_MASS]
                 gs = bf[i, B_GRAV_SCALE]
@@ -271,6 +321,84 @@ def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
             bf[i, B_QUAT + 1] = q[1]
             bf[i, B_QUAT + 2] = q[2]
             bf[i, B_QUAT + 3] = q[3]
+            if IW_EVERY_SUBSTEP and k == KIND_DYNAMIC:
+                # the world inverse inertia of the pose the next rows see (see the docstring)
+                iw = rot_diag_inv(q, (bf[i, B_INV_I], bf[i, B_INV_I + 1], bf[i, B_INV_I + 2]))
+                for c in range(9):
+                    bf[i, B_IW + c] = iw[c]
+
+
+@njit(cache=True)
+def _hold_to_nets(bf, bi, n, jf, ji, nj, af, ai, na, mi, nm, max_speed, max_rot, reset):
+    """The step's last word on every awake dynamic body (the nets; see the module docstring):
+    a body whose pose or velocity is not finite goes back to where its step began, at rest, and
+    its joints', anchors' and contacts' warm starts are dropped; any other is held to the speed
+    cap and to a quarter turn a sub-step (the relax pass and restitution come after the sub-steps'
+    caps). Each action is counted on the body (B_NETS). Returns the bodies put back."""
+    max_speed2 = max_speed * max_speed
+    max_rot2 = max_rot * max_rot
+    nreset = 0
+    for i in range(n):
+        reset[i] = 0
+        if bi[i, B_KIND] != KIND_DYNAMIC or bi[i, B_PARKED] != 0 or bi[i, B_AWAKE] == 0:
+            continue
+        ok = True
+        for c in range(13):  # B_POS, B_QUAT, B_V, B_W
+            if not math.isfinite(bf[i, c]):
+                ok = False
+        if not ok:
+            for c in range(3):
+                p0 = bf[i, B_POS0 + c]
+                bf[i, B_POS + c] = p0 if math.isfinite(p0) else 0.0
+                bf[i, B_V + c] = 0.0
+                bf[i, B_W + c] = 0.0
+            qok = True
+            for c in range(4):
+                if not math.isfinite(bf[i, B_QUAT0 + c]):
+                    qok = False
+            for c in range(4):
+                bf[i, B_QUAT + c] = bf[i, B_QUAT0 + c] if qok else (1.0 if c == 3 else 0.0)
+            bf[i, B_NETS + NET_RESET] += 1.0
+            reset[i] = 1
+            nreset += 1
+            continue
+        vx = bf[i, B_V]
+        vy = bf[i, B_V + 1]
+        vz = bf[i, B_V + 2]
+        sp2 = vx * vx + vy * vy + vz * vz
+        if sp2 > max_speed2:
+            f = max_speed / math.sqrt(sp2)
+            bf[i, B_V] = vx * f
+            bf[i, B_V + 1] = vy * f
+            bf[i, B_V + 2] = vz * f
+            bf[i, B_NETS + NET_SPEED] += 1.0
+        wx = bf[i, B_W]
+        wy = bf[i, B_W + 1]
+        wz = bf[i, B_W + 2]
+        ws2 = wx * wx + wy * wy + wz * wz
+        if ws2 > max_rot2:
+            f = max_rot / math.sqrt(ws2)
+            bf[i, B_W] = wx * f
+            bf[i, B_W + 1] = wy * f
+            bf[i, B_W + 2] = wz * f
+            bf[i, B_NETS + NET_SPIN] += 1.0
+    if nreset > 0:
+        for j in range(nj):
+            a = ji[j, J_BODY_A]
+            b = ji[j, J_BODY_B]
+            if (a >= 0 and reset[a] != 0) or (b >= 0 and reset[b] != 0):
+                for c in range(J_L_POINT, J_L_LOCK + 2):
+                    jf[j, c] = 0.0
+        for k in range(na):
+            b = ai[k, A_BODY]
+            if b >= 0 and reset[b] != 0:
+                for c in range(3):
+                    af[k, A_L_LIN + c] = 0.0
+                    af[k, A_L_ANG + c] = 0.0
+        for r in range(nm):
+            if reset[mi[r, M_A]] != 0 or reset[mi[r, M_B]] != 0:
+                mi[r, M_N] = 0
+    return nreset
 
 
 @njit(cache=True)
@@ -310,16 +438,21 @@ def _deal_islands(nisl, threads, bs, js, ms):
 
 
 @njit(cache=True)
-def _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, b_, j_, a_, m_, nsub, h, gx, gy, gz,
+def _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, b_, j_, js_, a_, m_, nsub, h, gx, gy, gz,
                speed, sweeps, max_speed):
-    """The sub-steps of one run: its bodies b_, joint slots j_, anchor slots a_, manifolds m_."""
+    """The sub-steps of one run: its bodies b_, joint slots j_ (island k's j_[js_[k]:js_[k+1]]),
+    anchor slots a_, manifolds m_."""
     inv_h = 1.0 / h
     for s in range(nsub):
         _integrate_velocities(bf, bi, b_, h, gx, gy, gz)
         warm_start_joints(bf, bi, jf, ji, j_, jg, s > 0)
         warm_start_anchors(bf, bi, af, ai, a_)
         warm_start_contacts(bf, mf, mi, m_)
-        solve_joints(bf, bi, jf, ji, j_, h, True, jg, s > 0)
+        for k in range(js_.shape[0] - 1):
+            if js_[k + 1] > js_[k]:
+                jk = j_[js_[k]:js_[k + 1]]
+                err = solve_joints(bf, bi, jf, ji, jk, h, True, jg, s > 0)
+                solve_joints_converged(bf, bi, jf, ji, jk, jg, err)
         solve_anchors(bf, bi, af, ai, a_, h, True)
         solve_contacts(bf, mf, mi, m_, inv_h, True, speed, sweeps)
         _integrate_positions(bf, bi, si, b_, h, gx, gy, gz, max_speed)
@@ -338,7 +471,8 @@ def _solve_runs(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl, bs, jl, js, al, as_,
     for r in prange(runs.shape[0] - 1):
         k0 = runs[r]
         k1 = runs[r + 1]
-        _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl[bs[k0]:bs[k1]], jl[js[k0]:js[k1]],
+        _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl[bs[k0]:bs[k1]],
+                   jl[js[k0]:js[k1]], js[k0:k1 + 1] - js[k0],
                    al[as_[k0]:as_[k1]], ml[ms[k0]:ms[k1]], nsub, h, gx, gy, gz, speed, sweeps,
                    max_speed)
 
@@ -380,7 +514,8 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     moving = _activity(bf, bi, n, si)
     nm = 0
     if moving > 0:
-        axis = compute_bounds(bf, bi, n, dt, gmag, margin, sf)
+        axis = compute_bounds(bf, bi, n, dt, gmag, margin, sf, fp[FP_MAX_LINEAR_SPEED],
+                              MAX_TURN * nsub / dt)
         sort_state = ip[IP_SORT:IP_SORT + 2]
         cap = keys.shape[0]
         npairs = find_pairs(bf, bi, n, sf, si, axis, keys, cap, ign, n_ign, margin,
@@ -429,9 +564,13 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
                     max_speed)
     else:  # one run (one thread, or one island): no parallel launch, no thread left spinning
         _solve_run(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, isl[0][:isl[1][nisl]],
-                   isl[2][:isl[3][nisl]], isl[4][:isl[5][nisl]], isl[6][:isl[7][nisl]], nsub, h,
-                   gx, gy, gz, speed, sweeps, max_speed)
+                   isl[2][:isl[3][nisl]], isl[3][:nisl + 1],
+                   isl[4][:isl[5][nisl]],
+                   isl[6][:isl[7][nisl]], nsub, h, gx, gy, gz, speed, sweeps, max_speed)
     apply_restitution(bf, mf1, mi1, nm, fp[FP_RESTITUTION_THRESHOLD])
+    reset = np.empty(max(n, 1), dtype=np.int64)
+    ip[IP_OUT_RESET] = _hold_to_nets(bf, bi, n, jf, ji, nj, af, ai, na, mi1, nm, max_speed,
+                                     MAX_TURN / h, reset)
 
     for i in range(n):
         k = bi[i, B_KIND]

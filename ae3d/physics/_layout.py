@@ -33,7 +33,15 @@ B_POS0 = 49        # 49..51 position at the start of the step (for contact separ
 B_QUAT0 = 52       # 52..55 rotation at the start of the step
 B_RADIUS = 56      # bounding radius about the centre (m), for the broadphase
 B_ROLLING = 57     # rolling resistance (dimensionless; torque cap = it · radius · normal force)
-BF_COUNT = 58
+B_NETS = 58        # 58..61 the safety nets' actions on this body since it was made (counts, see
+                   # NET_* and _kernels_step's docstring): written only by the thread that owns
+                   # the body's island, so the counts are the same bits on any thread count
+BF_COUNT = 62
+NET_SPEED = 0      # its speed held to the world's cap (a sub-step or the step's end)
+NET_SPIN = 1       # its spin held to a quarter turn a sub-step
+NET_PUSH = 2       # a joint's push-out (point or limit) on it held to its cap
+NET_RESET = 3      # put back where its step began, at rest: its pose or velocity went non-finite
+NET_COUNT = 4
 
 # ---------------------------------------------------------------- bodies: int64 (cap, BI_COUNT)
 B_KIND = 0         # KIND_* below; KIND_FREE for an unused slot

@@ -141,6 +141,7 @@ class World:
         self.gravity = np.array([0.0, -9.81, 0.0])
         self.substeps = 4
         self.powered = 0
+        self.blow_stats = np.zeros(2, dtype=np.int64)  # blows through joints; those scaled
         self.sleep = True
         # solver settings (Box2D's defaults; see _kernels_contact)
         # Box2D's 30 Hz lets a stack sink: under load a soft contact settles at g/ω² per unit
@@ -211,6 +212,9 @@ class World:
         self.last_pairs = 0
         self.last_woken = 0
         self.last_slept = 0
+        self.last_reset = 0  # bodies put back by the last step for going non-finite
+        # the nets' actions on bodies since removed (B_NETS of the live ones holds the rest)
+        self.nets_removed = np.zeros(L.NET_COUNT)
 
     # -- sub-steps -------------------------------------------------------------------------
     @property
@@ -321,6 +325,7 @@ class World:
         self.wake(slot)
         self._wake_touching(slot)
         gen = int(self.bi[slot, L.B_GEN]) + 1
+        self.nets_removed += self.bf[slot, L.B_NETS:L.B_NETS + L.NET_COUNT]
         self.bf[slot] = 0.0
         self.bi[slot] = 0
         self.bi[slot, L.B_GEN] = gen
@@ -542,6 +547,7 @@ class World:
         self.last_woken = int(ip[ks.IP_OUT_WOKEN])
         self.last_slept = int(ip[ks.IP_OUT_SLEPT])
         self.last_islands = int(ip[ks.IP_OUT_ISLANDS])
+        self.last_reset = int(ip[ks.IP_OUT_RESET])
         self.steps += 1
         self.time += dt
 
