@@ -51,9 +51,9 @@ def busy():
 # checks (no joint gap over 10 cm in two minutes); protected, the first tear comes 21.0 s in: a
 # 106 N·s blow to the right upper arm of a figure reaching with straight arms opens a 0.92 m gap
 # a step later, and the scene ends with gaps of 5,829 m and the bystanders moved 2.9 km. The blow's
-# exact response through the joints (physics/_blow.py) leaves the joints' limits out; likely an elbow
-# held straight at its limit by the reach is driven into it, and the limit's row must stop that in
-# a sub-step. Next: the limit rows a blow drives into, in the blow's solve (an active set).
+# exact response through the joints (physics/_blow.py) leaves the joints' limits out: likely, an
+# elbow held straight at its limit by the reach is driven into it, and the limit's row must stop
+# that in a sub-step. Next: the limit rows a blow drives into, in the blow's solve (an active set).
 FALL_TEAR = ("measured with the protective fall: a 0.92 m gap 21.0 s in (106 N·s at a reaching "
              "figure's upper arm), 5,829 m by the end; holds with protection off")
 
