@@ -61,7 +61,8 @@ FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWER
 
 __all__ = [
     "ACTING", "ANIMATED", "FALL_LEAN", "GETTING_UP", "LIMP", "POWERED", "BalanceSettings",
-    "FallSettings", "HitsSettings", "LandingSettings", "caught", "fall_way", "landed", "lying", "ModesSettings", "Motion", "MusclesSettings", "Settings", "active_ragdoll",
+    "FallSettings", "HitsSettings", "LandingSettings", "caught", "fall_way", "landed", "lying",
+    "ModesSettings", "Motion", "MusclesSettings", "Settings", "active_ragdoll",
     "animation", "attach", "drawn_pose", "falling", "from_record", "hit", "lean", "mode",
     "motion_of", "motion_step", "on_figure", "on_skeleton", "pose", "record", "set_animation",
     "set_get_up", "set_mode", "set_protective", "set_recovery", "set_settings", "set_strength",

@@ -131,6 +131,10 @@ from ._layout import (
     SHAPE_BOX,
     SHAPE_SPHERE,
 )
+from ._math import cross as _cross
+from ._math import dot as _dot
+from ._math import length as _len
+from ._math import qconj, qmul
 
 LIMIT_HZ_SHARE = 0.25  # limits' Hz when violated, as a share of the sub-step rate
 LIMIT_ZETA = 1.0
@@ -171,35 +175,8 @@ BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
 # ============================================================== small math (tuples, no allocation)
 
 
-@njit(cache=True, inline="always")
-def _dot(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True, inline="always")
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-@njit(cache=True, inline="always")
-def _len(a):
-    return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
-
-
-@njit(cache=True, inline="always")
-def qmul(a, b):
-    """Quaternion product a*b, (x, y, z, w)."""
-    return (
-        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-    )
-
-
-@njit(cache=True, inline="always")
-def qconj(q):
-    return (-q[0], -q[1], -q[2], q[3])
+# _dot, _cross, _len, qmul and qconj are the shared ones (ae3d/_math.py, the same arithmetic);
+# qrot stays here: its sums are grouped otherwise, and the solver's bits depend on it.
 
 
 @njit(cache=True, inline="always")
