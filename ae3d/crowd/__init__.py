@@ -12,6 +12,13 @@ mats = crowd.posebank_skinning(bank, mesh.joint_bones, mesh.inverse_bind)   # (3
 h = render.horde_new(e, mesh, mats, 1000)
 ```
 
+The horde's step, every frame, passing by the zombies handed over to the pool:
+
+```python
+crowd.crowd_step_out(pos, vel, yaw, phase, handover.outs(pool), 0, count, delta,
+                     target, bank.speed, bank.duration)
+```
+
 Units: m, s, radians; matrices 4x4 acting on column vectors; y is up. The horde's step and the
 hand-over pool build on these (``ae3d.handover``).
 """
@@ -25,6 +32,7 @@ from ._posebank import (
     root_bone,
     skinning_bank,
 )
+from ._step import PARKED, crowd_step_out
 
 __all__ = ["PoseBank", "posebank_sample", "posebank_bake_in_place", "posebank_skinning",
-           "skinning_bank", "root_bone", "instance_root"]
+           "skinning_bank", "root_bone", "instance_root", "crowd_step_out", "PARKED"]

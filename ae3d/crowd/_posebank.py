@@ -37,7 +37,9 @@ class PoseBank:
     world: (frames, bones, 4, 4) float64, m: the rig's world matrices at t = duration·k/frames,
     the figure's object at the origin facing +z; clip: the clip's name; duration: s, one loop;
     hips: the rig bone that travels (``root_bone``); baked: True once struck in place;
-    offset: (2,) m, x and z of the hips in every baked frame (zeros before baking).
+    offset: (2,) m, x and z of the hips in every baked frame (zeros before baking);
+    speed: m/s, the hips' ground travel over a loop divided by the loop's duration, measured by
+    the baking (0 before): how fast an instance playing the clip at its own speed walks.
     """
 
     world: np.ndarray
@@ -46,6 +48,7 @@ class PoseBank:
     hips: int
     baked: bool = False
     offset: Any = None
+    speed: float = 0.0
 
     @property
     def frames(self) -> int:
@@ -99,6 +102,10 @@ def posebank_bake_in_place(bank: PoseBank, hips: int | None = None) -> PoseBank:
     travel = worlds[:, b, :3, 3] - worlds[0, b, :3, 3]
     worlds[:, :, 0, 3] -= travel[:, None, 0]
     worlds[:, :, 2, 3] -= travel[:, None, 2]
+    if not bank.baked and bank.frames > 1 and bank.duration > 0.0:
+        # frame k is at duration·k/frames: the last frame is (frames-1)/frames of the loop in
+        last = float(np.hypot(travel[-1, 0], travel[-1, 2]))
+        bank.speed = last / (bank.duration * (bank.frames - 1) / bank.frames)
     bank.hips = b
     bank.baked = True
     bank.offset = worlds[0, b, [0, 2], 3].copy()
