@@ -16,6 +16,7 @@ MOTION_POST_STEP = 100
 
 # pose phase, once per frame
 FIGURE_ANIMATE = 40
+HANDOVER_CARRY = 35   # the hand-over pool: a figure blending back walks on as the horde does
 MOTION_POSE = 30
 SKINNING = 20
 DRAW = 10

@@ -78,6 +78,9 @@ def pool_new(e: Any, path: str | os.PathLike[str], clip: str, size: int) -> Pool
                 h0 = figure.pose_world(f, figure.sample(f, clip, 0.0), np.eye(4))[pool.hips]
                 pool.offset = h0[[0, 2], 3].copy()
                 pool.hips_height = float(h0[1, 3])
+                h1 = figure.pose_world(f, figure.sample(f, clip, pool.duration),
+                                       np.eye(4))[pool.hips]
+                pool.travel = (h1[[0, 2], 3] - h0[[0, 2], 3]) / pool.duration
             figure.play(f, clip, 1.0, True)
             body = motion.on_figure(e, obj)
             if body is None:
@@ -94,6 +97,7 @@ def pool_new(e: Any, path: str | os.PathLike[str], clip: str, size: int) -> Pool
         e._flush_destroyed()  # noqa: SLF001 - nothing half-made is left
         raise
     e.add_processor(_pool._Step(e, pool), priorities.HANDOVER_STEP)
+    e.add_processor(_pool._Carry(e, pool), priorities.HANDOVER_CARRY)
     e.on_close(lambda: setattr(pool, "closed", True))
     return pool
 

@@ -19,6 +19,10 @@ A figure's states (``_FREE`` .. ``_DEAD``) and what moves it on, every fixed ste
   BLENDING.
 * BLENDING: ANIMATED, the drawing blending into the clip; after the motion's blend time its
   zombie goes back (columns written, ``on_return`` told, the flag cleared) and it is parked.
+  Meanwhile it walks on as its instance would (``carry``, in the pose phase at
+  ``priorities.HANDOVER_CARRY``, after the clips have advanced): its object carried along its
+  heading at the clip's own ground speed, the clip's travel taken out as the bank takes it out,
+  so a walking clip's loop does not snap it back.
 * DEAD: LIMP; after ``despawn`` s (0: never) parked, its zombie kept out for good.
 
 Units: m, s, rad, N·s.
@@ -87,6 +91,9 @@ class Pool:
         self.hips = 0
         self.offset = np.zeros(2)
         self.hips_height = 0.0               # m: the clip's hips over the ground at t = 0
+        self.travel = np.zeros(2)            # m/s: the clip's ground travel (x, z), object frame
+        self.carry_pos = np.zeros((size, 3))  # m: a blending figure's instance, walking on
+        self.carry_t = np.zeros(size)        # s: the clip's time it was carried to
         self.duration = 1.0
 
 
@@ -102,6 +109,37 @@ class _Step(PhaseProcessor):
         p = self.pool
         if p.active:
             step(p, dt)
+
+
+class _Carry(PhaseProcessor):
+    phase = priorities.POSE
+
+    def __init__(self, e: Any, pool: Pool) -> None:
+        super().__init__(e)
+        self.pool = pool
+
+    def run(self, engine: Any, dt: float) -> None:
+        p = self.pool
+        if p.active:
+            carry(p)
+
+
+def carry(pool: Pool) -> None:
+    """The pose phase, after the clips advanced: each blending figure's instance walks on by
+    the clip's travel over the time its clip advanced, and the figure's object is put where
+    the relation has it for that instance at the clip's time now."""
+    for k in range(pool.size):
+        if pool.state[k] != _BLENDING:
+            continue
+        f = pool.figures[k]
+        t = figure.clip_time(f)
+        step_t = (t - pool.carry_t[k]) % pool.duration
+        pool.carry_t[k] = t
+        m = f.rig.root
+        yaw = math.atan2(m[0, 2], m[2, 2])
+        walk = _turn(yaw) @ np.array([pool.travel[0], 0.0, pool.travel[1]])
+        pool.carry_pos[k] += walk * step_t
+        figure.place(f, _root_for(pool, k, pool.carry_pos[k], yaw, t), yaw)
 
 
 def step(pool: Pool, dt: float) -> None:
@@ -228,8 +266,11 @@ def _stands(pool: Pool, k: int) -> tuple[np.ndarray, float, float]:
 
 def _to_animation(pool: Pool, k: int) -> None:
     """Its animation moved to where its bodies stand, then ANIMATED (blending into the clip)."""
-    root, yaw, _ = _stands(pool, k)
+    root, yaw, t = _stands(pool, k)
     figure.place(pool.figures[k], root, yaw)
+    pos, _, _ = _instance_of(pool, k, root, yaw, t)
+    pool.carry_pos[k] = pos
+    pool.carry_t[k] = t
     motion.set_mode(pool.bodies[k], motion.ANIMATED)
 
 
