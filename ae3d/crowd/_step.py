@@ -42,9 +42,21 @@ def _cell_key(x, z, inv, mask):
 @njit(cache=True)
 def step_kernel(pos, vel, yaw, phase, outs, first, count, delta, target, speed, duration,
                 rate, turn_rate, spacing, push, arrive):
-    """The step of instances first..first+count (see ``crowd_step_out``). Returns the number
-    of instances stepped (not out)."""
+    """The step of instances first..first+count (see ``crowd_step_out``); ``target`` (m, 3):
+    one row for all (m = 1) or one each. Returns the number of instances stepped (not out), or
+    -1 with nothing written when a stepped instance's position, heading, phase or target is
+    not finite."""
     hi = first + count
+    one = target.shape[0] == 1
+    for i in range(first, hi):
+        if outs[i]:
+            continue
+        t = 0 if one else i
+        if not (math.isfinite(pos[i, 0]) and math.isfinite(pos[i, 1])
+                and math.isfinite(pos[i, 2]) and math.isfinite(yaw[i])
+                and math.isfinite(phase[i]) and math.isfinite(target[t, 0])
+                and math.isfinite(target[t, 2])):
+            return -1
     # the grid: instances hashed into cells of ``spacing`` (m), counting sort by key
     size = 1
     while size < 2 * count:
@@ -77,8 +89,9 @@ def step_kernel(pos, vel, yaw, phase, outs, first, count, delta, target, speed, 
             continue
         stepped += 1
         # turn toward the target, at most turn_rate·delta
-        dx = target[i, 0] - pos[i, 0]
-        dz = target[i, 2] - pos[i, 2]
+        t = 0 if one else i
+        dx = target[t, 0] - pos[i, 0]
+        dz = target[t, 2] - pos[i, 2]
         dist = math.sqrt(dx * dx + dz * dz)
         walking = dist > arrive
         if walking:
@@ -207,18 +220,19 @@ def crowd_step_out(pos: np.ndarray, vel: np.ndarray, yaw: np.ndarray, phase: np.
     arrive_f = _number(arrive, "arrive", 0.0, "m")
     t = np.asarray(target, dtype=np.float64)
     if t.shape == (3,):
-        t = np.broadcast_to(t, (n, 3))
-        t = np.ascontiguousarray(t)
+        t = t.reshape(1, 3)
     elif t.ndim != 2 or t.shape[1] != 3 or t.shape[0] < n:
         raise ValueError(f"target must be (3,) or ({n}, 3) m, not {t.shape}")
-    live = outs[first_i:n] == 0
-    if not (np.isfinite(pos[first_i:n][live]).all() and np.isfinite(yaw[first_i:n][live]).all()
-            and np.isfinite(phase[first_i:n][live]).all() and np.isfinite(t[first_i:n]).all()):
-        raise ValueError("pos, yaw, phase and target must be finite")
+    if not np.isfinite(t).all():
+        raise ValueError("target must be finite")
     if count_i == 0:
         return 0
-    return int(step_kernel(pos, vel, yaw, phase, outs, first_i, count_i, delta_f, t, speed_f,
-                           duration_f, rate_f, turn_f, spacing_f, push_f, arrive_f))
+    stepped = int(step_kernel(pos, vel, yaw, phase, outs, first_i, count_i, delta_f, t,
+                              speed_f, duration_f, rate_f, turn_f, spacing_f, push_f, arrive_f))
+    if stepped < 0:
+        raise ValueError("pos, yaw, phase and target must be finite (for every instance "
+                         "stepped)")
+    return stepped
 
 
 def _int(x, name):

@@ -168,7 +168,7 @@ class Service:
         if self.dressed:
             self.rigs.update(self)
             _step.read_rigs(want, self.n, self.ff, self.fi, self.pbf, self.pbi, PARENT, w.ji,
-                            *self.rigs.tables())
+                            *self.rigs.tables(), w.bi)
         self.struck.taken = _step.pre_step(
             want, dt, self.n, self.ff, self.fi, self.pbf, self.pbi, self.prm, PARENT, SOLES,
             UP_LOCAL, FWD_LOCAL, w.bf, w.bi, w.jf, w.ji, w.af, w.si, w.n, self.struck.v0)

@@ -156,13 +156,16 @@ def post_step(want, n, ff, fi, pbi, prm, up_local, bf, bi, ji, mi, mf, nm, scan,
 
 
 @njit(cache=True)
-def read_rigs(want, n, ff, fi, pbf, pbi, parent, ji, f2, f3, i32, i64, world):
-    """Before the step, every live dressed figure stepped with ``want``: its animation's pose
-    from its rig (``_pose.read_rig``), all rigs in one call."""
+def read_rigs(want, n, ff, fi, pbf, pbi, parent, ji, f2, f3, i32, i64, world, bi):
+    """Before the step, every live dressed figure stepped with ``want``, not parked: its
+    animation's pose from its rig (``_pose.read_rig``), all rigs in one call. (A parked figure,
+    a hand-over pool's spare, costs nothing: its rig is read again as it is unparked.)"""
     for f in range(n):
         if fi[f, F_DRESS] < 0 or fi[f, F_ALIVE] == 0 or fi[f, F_STEPPED] != want:
             continue
         if ji[pbi[f, 1, PB_JOINT], J_OWNER] != fi[f, F_OWNER]:
+            continue
+        if bi[pbi[f, 0, PB_BODY], B_PARKED] != 0:
             continue
         read_rig(f, fi[f, F_DRESS], fi[f, F_NBONES], parent, ff, pbf, f2, i32, i64, world)
 
