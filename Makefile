@@ -1,4 +1,4 @@
-# The two commands a newcomer runs: `make demo` and `make test`.
+# The two commands a newcomer runs: `make demo` (the horde, examples/horde_strike.py) and `make test`.
 # Each sets itself up on first use (a virtual environment in .venv, the package installed
 # editable with its extras) and is quick on later runs.
 PYTHON ?= python3
@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench lint setup clean-cache
+.PHONY: demo showcase test bench lint setup clean-cache
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,13 +17,16 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
+	@$(PY) examples/horde_strike.py
+
+showcase: $(STAMP)
 	@$(PY) examples/motion_showcase.py
 
 test: $(STAMP)
 	@$(PY) -m pytest tests
 
 bench: $(STAMP)
-	@for b in physics ragdolls motion_cost render; do $(PY) bench/$$b.py --json bench/$$b.json || exit 1; done
+	@for b in physics ragdolls motion_cost render handover; do $(PY) bench/$$b.py --json bench/$$b.json || exit 1; done
 
 lint: $(STAMP)
 	@$(VENV)/bin/ruff check ae3d tests bench examples
