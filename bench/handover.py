@@ -4,7 +4,8 @@ ragdolls"; issue 16).
 A frame is the horde's step (``crowd.crowd_step_out`` over 400 zombies of the box man walking
 toward a point) and one ``Engine.frame`` of a fixed step (the pool's step, motion, physics)
 and the pose phase, no drawing, the physics solved on one thread (a shared machine's cores
-make a parallel solve's waits cost more than it saves). Three scenes, the frames timed after a warm-up:
+make a parallel solve's waits cost more than it saves). Three scenes, the frames timed after a
+warm-up:
 
 * no pool: 400 zombies and a ground;
 * twelve parked: the same with a pool of twelve, every figure parked;

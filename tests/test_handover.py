@@ -387,7 +387,7 @@ def test_bad_input_clear_errors_nothing_changed():
 
         def same():
             return all(np.array_equal(a, b) for a, b in zip(
-                (h.pos, h.yaw, h.phase, handover.outs(p), p.state, p.zombie), snap))
+                (h.pos, h.yaw, h.phase, handover.outs(p), p.state, p.zombie), snap, strict=True))
 
         pt, j = h.chest(1), (0.0, 0.0, -40.0)
         for call, err, msg in [

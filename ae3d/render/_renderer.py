@@ -151,6 +151,16 @@ class _Group:
         self.vaos = {}
 
 
+def _posed_heights(mesh, skin: np.ndarray) -> np.ndarray:
+    """(v,) m: the y of every vertex of ``mesh`` skinned by ``skin`` (joints, 4, 4)."""
+    j = np.asarray(mesh.joints, dtype=np.int64)
+    w = np.asarray(mesh.weights, dtype=np.float64)
+    m = np.asarray(skin, dtype=np.float64)[:, 1, :]          # (joints, 4): each matrix's y row
+    p = np.concatenate([np.asarray(mesh.positions, dtype=np.float64),
+                        np.ones((len(j), 1))], axis=1)       # (v, 4)
+    return np.einsum("vk,vkc,vc->v", w, m[j], p)
+
+
 class _HordeGPU:
     def __init__(self, r: Renderer, horde) -> None:
         self.group = _Group(r, horde.mesh)
@@ -158,8 +168,10 @@ class _HordeGPU:
         self.tex: Any = None
         self.bank_version = -1
         self.used = True
-        top = horde.mesh.positions[:, 1]
-        self.blob_radius = 0.22 * float(top.max() - top.min())  # m: a blob under one member
+        # m: a blob under one member, from its height as the bank's first pose stands it (the
+        # bind positions may be in another unit: Mixamo's are centimetres under a 0.01 scale)
+        top = _posed_heights(horde.mesh, horde.bank[0])
+        self.blob_radius = 0.22 * float(top.max() - top.min())
 
     def upload_bank(self, r: Renderer, horde) -> None:
         if self.bank_version == horde.bank_version and self.tex is not None:

@@ -99,7 +99,7 @@ def test_first_and_count_step_only_their_range():
 def test_same_bits_twice():
     a = _run(4.0, outs_at=[3])
     b = _run(4.0, outs_at=[3])
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         assert np.array_equal(x, y)
 
 
@@ -134,5 +134,5 @@ def test_bad_input_changes_nothing():
     bad[4, 0] = np.nan
     with pytest.raises(ValueError, match="finite"):
         call(pos=bad)
-    for a, b in zip((pos, vel, yaw, phase), keep):
+    for a, b in zip((pos, vel, yaw, phase), keep, strict=True):
         assert np.array_equal(a, b)
