@@ -42,8 +42,20 @@ Lever arms. Box2D applies each impulse at r_A from A's centre and r_B from B's c
 anchors frozen; once the bodies have moved apart within the step those are two different world
 points and a little angular momentum is made. We shift both by half the relative displacement,
 ``r_A' = r_A + ½(Δp_B - Δp_A)`` and ``r_B' = r_B - ½(Δp_B - Δp_A)``, which makes them one world
-point again, so contacts keep linear and angular momentum exactly (effective masses stay those of
-the step's start).
+point again, so contacts keep linear and angular momentum exactly.
+
+Effective masses (normal, the 2x2 tangent K, twist) are taken in the solve, from the lever arms
+as shifted and the world inverse inertias (B_IW) as they are now, the same I⁻¹ the impulse is
+then applied with. Box2D takes them once per step; so did this file until the world inverse
+inertia came to be refreshed after every sub-step (_kernels_step, IW_EVERY_SUBSTEP, for the
+joints). A mass from the step's start applied through the current I⁻¹ is an iteration whose gain
+is K_true/K_used: past 2 every pass overshoots and the error grows. Measured (issue 18, the busy
+scene's first tear, 25.0 s in, a 485 N·s blow to a right upper arm): the forearm, spinning at
+60 rad/s, rolled on the ground within the step; its point's K_true/K_used rose 1.0, 1.13, 1.18,
+1.42, 1.94, 2.81, 3.85, 5.94 over the eight sub-steps, its spin from 95 to 2,464 rad/s in the
+sixth sub-step's contact pass, a 0.75 m gap at the step's end and the world torn after it. The
+normal mass is taken only for a point that may push (a held impulse, or closing faster than its
+bias allows): most points of a standing figure are speculative and cost nothing more.
 
 Restitution (once after the sub-steps): a point whose closing velocity vn0 was below -threshold
 (1 m/s) and that pushed this step gets Δλ = -m_n(vn + e·vn0). Box2D takes vn0 at the step's
@@ -257,17 +269,11 @@ def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap
     return nm
 
 
-@njit(cache=True, inline="always")
-def _ang_mass(iw, r, d):
-    """(r×d)·I⁻¹(r×d)."""
-    rc = cross(r, d)
-    return dot(rc, mvmul(iw, rc))
-
-
 @njit(cache=True)
 def prepare_contacts(bf, mf, mi, nm, h, hertz, zeta):
-    """Anchors, effective masses, start velocities and softness of every manifold (once per
-    step, after the bodies' world inverse inertia is current)."""
+    """Anchors, start velocities and softness of every manifold (once per step). The effective
+    masses are not taken here: the solve takes them from the pose it acts on (module
+    docstring, "Effective masses")."""
     hz = min(hertz, CLAMP / h)
     soft = make_soft(hz, zeta, h)
     soft_static = make_soft(2.0 * hz, zeta, h)
@@ -276,15 +282,11 @@ def prepare_contacts(bf, mf, mi, nm, h, hertz, zeta):
         b = mi[r, M_B]
         ma = bf[a, B_INV_MASS]
         mb = bf[b, B_INV_MASS]
-        ia = m9(bf[a], B_IW)
-        ib = m9(bf[b], B_IW)
         s = soft if (ma > 0.0 and mb > 0.0) else soft_static
         mf[r, M_BIAS] = s[0]
         mf[r, M_MSCALE] = s[1]
         mf[r, M_ISCALE] = s[2]
         n = v3(mf[r], M_NORMAL)
-        t1 = v3(mf[r], M_T1)
-        t2 = v3(mf[r], M_T2)
         pa = v3(bf[a], B_POS)
         pb = v3(bf[b], B_POS)
         va = v3(bf[a], B_V)
@@ -306,8 +308,6 @@ def prepare_contacts(bf, mf, mi, nm, h, hertz, zeta):
             for k in range(3):
                 mf[r, o + P_RA + k] = ra[k]
                 mf[r, o + P_RB + k] = rb[k]
-            kn = ma + mb + _ang_mass(ia, ra, n) + _ang_mass(ib, rb, n)
-            mf[r, o + P_NMASS] = 1.0 / kn if kn > 0.0 else 0.0
             dv = sub(add(vb, cross(wb, rb)), add(va, cross(wa, ra)))
             mf[r, o + P_RELV] = dot(dv, n)
             mf[r, o + P_MAXLN] = 0.0
@@ -325,22 +325,6 @@ def prepare_contacts(bf, mf, mi, nm, h, hertz, zeta):
         for k in range(3):
             mf[r, M_FRA + k] = ra[k]
             mf[r, M_FRB + k] = rb[k]
-        # 2x2 tangent K at the anchor, inverted
-        ra1 = cross(ra, t1)
-        ra2 = cross(ra, t2)
-        rb1 = cross(rb, t1)
-        rb2 = cross(rb, t2)
-        k11 = ma + mb + dot(ra1, mvmul(ia, ra1)) + dot(rb1, mvmul(ib, rb1))
-        k12 = dot(ra1, mvmul(ia, ra2)) + dot(rb1, mvmul(ib, rb2))
-        k22 = ma + mb + dot(ra2, mvmul(ia, ra2)) + dot(rb2, mvmul(ib, rb2))
-        det = k11 * k22 - k12 * k12
-        if det > 0.0:
-            det = 1.0 / det
-        mf[r, M_TMASS] = k22 * det
-        mf[r, M_TMASS + 1] = -k12 * det
-        mf[r, M_TMASS + 2] = k11 * det
-        kt = dot(n, mvmul(ia, n)) + dot(n, mvmul(ib, n))
-        mf[r, M_TWMASS] = 1.0 / kt if kt > 0.0 else 0.0
 
 
 @njit(cache=True, inline="always")
@@ -364,6 +348,25 @@ def _iw_mul(bf, i, v):
     return (bf[i, B_IW] * v[0] + bf[i, B_IW + 1] * v[1] + bf[i, B_IW + 2] * v[2],
             bf[i, B_IW + 3] * v[0] + bf[i, B_IW + 4] * v[1] + bf[i, B_IW + 5] * v[2],
             bf[i, B_IW + 6] * v[0] + bf[i, B_IW + 7] * v[1] + bf[i, B_IW + 8] * v[2])
+
+
+@njit(cache=True, inline="always")
+def _ang_mass_bf(bf, i, r, d):
+    """(r×d)·I⁻¹(r×d) with body i's current world inverse inertia (B_IW, read in place)."""
+    rc = cross(r, d)
+    return dot(rc, _iw_mul(bf, i, rc))
+
+
+@njit(cache=True, inline="always")
+def _normal_mass(bf, a, b, ma, mb, ra, rb, n):
+    """The point's normal effective mass (kg) from the lever arms and world inverse inertias as
+    they are now (see the module docstring's "Effective masses")."""
+    k = ma + mb
+    if ma > 0.0:
+        k += _ang_mass_bf(bf, a, ra, n)
+    if mb > 0.0:
+        k += _ang_mass_bf(bf, b, rb, n)
+    return 1.0 / k if k > 0.0 else 0.0
 
 
 @njit(cache=True, inline="always")
@@ -532,7 +535,11 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
                 if use_bias and sweep == 0 and vn < mf[r, o + P_RELV]:
                     mf[r, o + P_RELV] = vn  # the closing speed grows under gravity
                 lam = mf[r, o + P_LN]
-                imp = -mf[r, o + P_NMASS] * msc * (vn + bias) - isc * lam
+                if lam == 0.0 and vn + bias >= 0.0:
+                    continue  # pushes nothing, whatever its mass (most speculative points)
+                nmass = _normal_mass(bf, a, b, ma, mb, ra, rb, n)
+                mf[r, o + P_NMASS] = nmass
+                imp = -nmass * msc * (vn + bias) - isc * lam
                 new = max(lam + imp, 0.0)
                 imp = new - lam
                 total_ln += new
@@ -565,8 +572,37 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
                 dv = sub(add(vb, cross(wb, rb)), add(va, cross(wa, ra)))
                 v1 = dot(dv, t1)
                 v2 = dot(dv, t2)
-                n1 = l1 - (mf[r, M_TMASS] * v1 + mf[r, M_TMASS + 1] * v2)
-                n2 = l2 - (mf[r, M_TMASS + 1] * v1 + mf[r, M_TMASS + 2] * v2)
+                # the 2x2 tangent K at the anchor from the current pose, inverted
+                ra1 = cross(ra, t1)
+                ra2 = cross(ra, t2)
+                rb1 = cross(rb, t1)
+                rb2 = cross(rb, t2)
+                k11 = ma + mb
+                k12 = 0.0
+                k22 = ma + mb
+                if ma > 0.0:
+                    ia1 = _iw_mul(bf, a, ra1)
+                    ia2 = _iw_mul(bf, a, ra2)
+                    k11 += dot(ra1, ia1)
+                    k12 += dot(ra1, ia2)
+                    k22 += dot(ra2, ia2)
+                if mb > 0.0:
+                    ib1 = _iw_mul(bf, b, rb1)
+                    ib2 = _iw_mul(bf, b, rb2)
+                    k11 += dot(rb1, ib1)
+                    k12 += dot(rb1, ib2)
+                    k22 += dot(rb2, ib2)
+                det = k11 * k22 - k12 * k12
+                if det > 0.0:
+                    det = 1.0 / det
+                tm0 = k22 * det
+                tm1 = -k12 * det
+                tm2 = k11 * det
+                mf[r, M_TMASS] = tm0
+                mf[r, M_TMASS + 1] = tm1
+                mf[r, M_TMASS + 2] = tm2
+                n1 = l1 - (tm0 * v1 + tm1 * v2)
+                n2 = l2 - (tm1 * v1 + tm2 * v2)
                 cap = mu * total_ln
                 mag2 = n1 * n1 + n2 * n2
                 if mag2 > cap * cap:
@@ -585,8 +621,15 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
             tcap = mu * mf[r, M_TWR] * total_ln
             if tcap > 0.0:
                 wrel = dot(sub(wb, wa), n)
+                kt = 0.0
+                if ma > 0.0:
+                    kt += dot(n, _iw_mul(bf, a, n))
+                if mb > 0.0:
+                    kt += dot(n, _iw_mul(bf, b, n))
+                twmass = 1.0 / kt if kt > 0.0 else 0.0
+                mf[r, M_TWMASS] = twmass
                 lt = mf[r, M_LTW]
-                nt = min(max(lt - mf[r, M_TWMASS] * wrel, -tcap), tcap)
+                nt = min(max(lt - twmass * wrel, -tcap), tcap)
                 mf[r, M_LTW] = nt
                 dl = nt - lt
                 if ma > 0.0:
@@ -655,7 +698,7 @@ def apply_restitution(bf, mf, mi, nm, threshold):
                      add(v3(bf[a], B_V), cross(v3(bf[a], B_W), ra)))
             vn = dot(dv, n)
             lam = mf[r, o + P_LN]
-            imp = -mf[r, o + P_NMASS] * (vn + e * relv)
+            imp = -_normal_mass(bf, a, b, ma, mb, ra, rb, n) * (vn + e * relv)
             new = max(lam + imp, 0.0)
             imp = new - lam
             mf[r, o + P_LN] = new

@@ -20,7 +20,9 @@ World inverse inertia (B_IW) is computed at the step's start and again after eac
 position update (IW_EVERY_SUBSTEP): a body struck hard turns a lot within a 1/60 s step, and the
 joints' rows (their masses taken in the same passes, see _kernels_joints) must see the I⁻¹ of
 the pose they act on; once per step, the shoulder's twist limit spun an upper arm struck at
-5,000 N·s to 5,228 rad/s (issue 18). Contacts keep their step-start masses (Box2D's way).
+5,000 N·s to 5,228 rad/s (issue 18). Contacts take their masses in the solve from the same
+current I⁻¹ (see _kernels_contact, "Effective masses": a step-start mass applied through a
+refreshed I⁻¹ tore the busy scene).
 
 Safety nets (issue 18), as Box2D v3, Jolt and PhysX keep them; each action is counted on the
 body (B_NETS, read by ``physics.stats``), and with the joints' masses taken from the current
