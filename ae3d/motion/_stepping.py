@@ -166,13 +166,17 @@ class SteppingSettings:
     """s: a stagger's step (spec)."""
     run_gap: float = 0.03
     """s: between a stagger's steps (spec)."""
-    stride: float = 0.5
-    """m: a stride, measured from between the feet to the capture point. At 0.475 a 210 N·s
-    shove from the side was past two strides as it landed and fell without a step; at 0.5 it
-    staggers out of it, and a shove from behind at the physics's blow cap (about 247 N·s and
-    up at the chest, 1.04 m off at most) is past two strides, a fall."""
-    wait_strides: float = 1.5
-    """strides: the capture point further off than this, the first step waits (spec)."""
+    stride: float = 0.485
+    """m: a stride, measured from between the feet to the capture point. Two strides (0.97 m) sit
+    between the capture point of a 240 N·s push from behind as it is first seen (0.95 m: it
+    steps and stands, 8 steps) and that of a push at the physics's blow cap (about 247 N·s and
+    up at the chest, physics/_blow.py: 0.98 m, a fall), so test_falls's blows still fell every
+    figure. At 0.475 a 210 N·s shove from the side fell without a step."""
+    wait_strides: float = 2.0
+    """strides: the capture point further off than this, the first step waits for it to come back
+    (spec: a stride and a half). Measured at 1.5 (0.73 m): pushes from behind of 210 and 240 N·s
+    waited, stepped late and fell (5 steps, none); with no wait below two strides both stand
+    (7 and 8 steps), so the band is closed."""
     run_strides: float = 3.0
     """strides: a stagger goes on while the capture point is within this (spec)."""
     stagger_lean: float = 0.5
@@ -189,9 +193,10 @@ class SteppingSettings:
     where it is. Measured on the spec's table: on the animation's pelvis a 210 N·s stagger from
     the side turned 89 degrees (122 on the pelvis as it is), but a 180 N·s shove from the side
     took 5 steps (2) and a 150 N·s shove from in front 6 (4)."""
-    run_off: float = 0.12
+    run_off: float = 0.2
     """m: a step landed with the capture point off the feet by more than this, the run goes on
-    (within it the figure stands on its feet apart)."""
+    (within it the figure stands on its feet apart). At 0.12 a 180 N·s push from behind was still
+    staggering 3 s on (8 steps); at 0.2 it stands after 7; 0.05 staggered on every way."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_STEP_OFF] = self.trigger

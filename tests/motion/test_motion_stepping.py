@@ -60,4 +60,4 @@ def test_settings_have_the_spec_numbers():
     assert (s.step_time, s.lift, s.knee_aside, s.knee_ahead) == (0.3, 0.12, 1.2, 0.6)
     assert (s.past, s.reach, s.shift_time) == (0.05, 0.5, 0.12)
     assert (s.bend_rate, s.bend_max, s.run_time, s.run_gap) == (0.2, 0.2, 0.22, 0.03)
-    assert (s.wait_strides, s.fall_strides, s.run_strides, s.stagger_lean) == (1.5, 2.0, 3.0, 0.5)
+    assert (s.wait_strides, s.fall_strides, s.run_strides, s.stagger_lean) == (2.0, 2.0, 3.0, 0.5)
