@@ -71,7 +71,7 @@ def _row(j, a):
 
 _SATURATED = ("measured: falls; past about 247 N·s at the chest the physics scales the blow "
               "down to its 60 rad/s spin cap (physics/_blow.py), so this push is the 390 N·s one, the "
-              "capture point 0.98 m off as it lands, past two strides (1.0 m): a fall")
+              "capture point 0.98 m off as it lands, past two strides (0.97 m): a fall")
 
 
 @pytest.mark.parametrize("j,a", [

@@ -34,7 +34,7 @@ SPEEDS = (1.0, 1.2, 1.4, 1.6)
 WAYS = (("behind", 0.0), ("the side", 90.0), ("in front", 180.0))
 _SATURATED = ("measured: the 330 N·s shove is the 390 N·s one (the physics's 60 rad/s spin cap "
               "binds from about 247 N·s at the chest, physics/_blow.py): its capture point 0.98 m "
-              "off as it lands is past two strides (1.0 m), a fall, and it takes no step")
+              "off as it lands is past two strides (0.97 m), a fall, and it takes no step")
 
 
 def _two_runs():
