@@ -6,9 +6,10 @@ The spec's table (the reference ragdoll, facing +Z): 60 N·s from behind stands 
 stands both ways; 210 from the side falls standing still and stands stepping; 150 from in front
 stands with no step. The sweep from behind 240 to 315 N·s for where standing still gives out,
 on the reference ragdoll, the box man and the Mixamo man. Backward: the reference ragdoll (the
-spec's box man) shoved from in front at 1.0 to 1.6 m/s at seven angles from -30 to 30 degrees: all seven stand at 1.0 m/s, 15
-or more of the 21 from 1.0 to 1.4, the chest 3 cm or more ahead of the pelvis on average as it
-steps back from 1.0. The tables are printed (``-s``); the runner is ``tests/motion/shoves.py``.
+spec's box man) shoved from in front at 1.0 to 1.6 m/s at seven angles from -30 to 30 degrees:
+all seven stand at 1.0 m/s, 15 or more of the 21 from 1.0 to 1.4, the chest 3 cm or more ahead
+of the pelvis on average as it steps back from 1.0. The tables are printed (``-s``); the runner
+is ``tests/motion/shoves.py``.
 
 Measured here: the physics takes a blow's whole response down past 60 rad/s on any body
 (physics/_blow.py's SPIN_CAP, issue 18), and at the chest that binds from about 247 N·s: every
@@ -70,8 +71,8 @@ def _row(j, a):
 
 
 _SATURATED = ("measured: falls; past about 247 N·s at the chest the physics scales the blow "
-              "down to its 60 rad/s spin cap (physics/_blow.py), so this push is the 390 N·s one, the "
-              "capture point 0.98 m off as it lands, past two strides (0.97 m): a fall")
+              "down to its 60 rad/s spin cap (physics/_blow.py), so this push is the 390 N·s "
+              "one, the capture point 0.98 m off as it lands, past two strides (0.97 m): a fall")
 
 
 @pytest.mark.parametrize("j,a", [

@@ -73,8 +73,8 @@ def test_330_staggers_and_stands(runs):
 
 @pytest.mark.xfail(strict=True, reason="measured: the 390 N·s shove falls into the protective "
                    "fall without a step: its capture point 0.98 m off as it lands is past two "
-                   "strides (1.0 m), and the figure leans past the fall's lean before it is back "
-                   "within a stride and a half")
+                   "strides (0.97 m), a fall (the physics's blow cap makes it the 255 N·s "
+                   "shove, see test_balance)")
 def test_390_steps_then_falls(runs):
     a, _, n = runs
     k = SHOVES.index(390.0)
