@@ -37,6 +37,7 @@ def main() -> None:
     for dressed in (False, True):
         rows += _table(args.steps, dressed)
     rows += _falls_table()
+    rows += _stepping_table()   # stepping (issue 14)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"bench": "motion_cost", "steps": args.steps, "rows": rows}, fh, indent=1)
@@ -142,6 +143,65 @@ def _falls_table() -> list:
                          "motion_figure_us": round(motion_us / 32, 2), state: n_in})
             print(f"{state:>8} {threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs "
                   f"{n_in:>6}")
+    return rows
+
+
+# ------------------------------------------------------------------------------ stepping (issue 14)
+def _stepping_table() -> list:
+    """32 figures stepping: each shoved at the chest every second (180 N·s, the way turning a
+    quarter from one figure to the next, from behind, the side and in front: pushes they step
+    out of), timed over two seconds (120 steps) from the first shove, on 1 and on every thread:
+    the step per figure, the motion's own pre- and post-step share, the steps taken."""
+    import math
+
+    import numpy as np
+
+    from ae3d import engine, human, motion
+
+    rows = []
+    top = physics.max_threads()
+    print("32 figures stepping, shoved every second (180 N·s at the chest)")
+    print(f"{'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'steps':>6} {'standing':>9}")
+    for threads in (1, top):
+        e = engine.Engine()
+        physics.set_threads(e, threads)
+        physics.ground(e)
+        figs = []
+        for k in range(32):
+            r = physics.ragdoll(e, f"s{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0, 1.0)
+            b = motion.active_ragdoll(r)
+            motion.attach(e, b)
+            motion.set_mode(b, motion.POWERED)
+            figs.append((r, b))
+        e.run(seconds=0.5)
+        steps = 120
+        frame_s = 0.0
+        motion_s = 0.0
+        s = e.services["motion"]
+        for i in range(steps):
+            if i % 60 == 0:
+                for k, (r, b) in enumerate(figs):
+                    a = 0.5 * math.pi * (k % 3) + 0.5 * math.pi * (i // 60)
+                    p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
+                    motion.hit(b, human.BONE_SPINE_03, p,
+                               180.0 * np.array([math.sin(a), 0.0, math.cos(a)]))
+            t0 = time.perf_counter()
+            e.frame(e.fixed_dt)
+            frame_s += time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            s.pre(1, e.fixed_dt)
+            s.post(1)
+        motion_s = time.perf_counter() - t0
+        taken = sum(motion.steps_taken(b) for _, b in figs)
+        up = sum(not motion.falling(b) for _, b in figs)
+        e.close()
+        rows.append({"state": "stepping", "figures": 32, "threads": threads,
+                     "figure_us": round(frame_s / steps / 32 * 1e6, 1),
+                     "motion_figure_us": round(motion_s / steps / 32 * 1e6, 2),
+                     "steps": taken, "standing": up})
+        print(f"{threads:>8} {frame_s / steps / 32 * 1e6:>7.1f} µs "
+              f"{motion_s / steps / 32 * 1e6:>15.2f} µs {taken:>6} {up:>9}")
     return rows
 
 

@@ -57,6 +57,16 @@ from ._pose import drawn_pose, pose
 from ._service import Motion
 from ._settings import Settings, set_settings, settings
 
+# stepping and staggers (issue 14)
+from ._stepping import (  # noqa: E402
+    SteppingSettings,
+    capture_point,
+    set_stepping,
+    staggering,
+    stepping,
+    steps_taken,
+)
+
 FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
 __all__ = [
@@ -67,4 +77,7 @@ __all__ = [
     "motion_of", "motion_step", "on_figure", "on_skeleton", "pose", "record", "set_animation",
     "set_get_up", "set_mode", "set_protective", "set_recovery", "set_settings", "set_strength",
     "settings", "strength",
+    # stepping and staggers (issue 14)
+    "SteppingSettings", "capture_point", "set_stepping", "staggering", "stepping",
+    "steps_taken",
 ]

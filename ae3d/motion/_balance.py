@@ -37,6 +37,7 @@ from ._layout import (
     F_LETGO,
     F_MAX_LEAN,
     F_PROTECTIVE,
+    F_STAGGER,
     F_STRENGTH,
     F_UPRIGHT,
     LAND_DOWN,
@@ -48,6 +49,7 @@ from ._layout import (
     S_FALL_LEAN,
     S_HEADING_TORQUE,
     S_LETGO_TIME,
+    S_STAGGER_LEAN,
 )
 from ._service import Motion, check, service
 
@@ -176,7 +178,9 @@ def balance_post(f, powered, ff, fi, pbi, prm, up_local, bf):
     if le > ff[f, F_MAX_LEAN]:
         ff[f, F_MAX_LEAN] = le
     if powered:
-        if le > prm[S_FALL_LEAN]:
+        # while it staggers (_stepping.py) the fall waits for a deeper lean
+        fall_lean = prm[S_STAGGER_LEAN] if fi[f, F_STAGGER] != 0 else prm[S_FALL_LEAN]
+        if le > fall_lean:
             fi[f, F_FALLING] = 1
         elif le < prm[S_CAUGHT_LEAN]:
             fi[f, F_FALLING] = 0

@@ -41,6 +41,7 @@ from ._layout import (
     F_RECOVERY,
     F_RESUME,
     F_SPRING_HZ,
+    F_STEP_ON,
     F_STEPPED,
     F_STRENGTH,
     F_UPRIGHT,
@@ -94,6 +95,7 @@ def active_ragdoll(r: Any) -> Motion:
     s.fi[slot, F_RESUME] = ANIMATED
     s.fi[slot, F_NBONES] = nb
     s.fi[slot, F_PROTECTIVE] = 1
+    s.fi[slot, F_STEP_ON] = 1      # stepping on by default (_stepping.py)
     s.fi[slot, F_DRESS] = -1
     s.pbi[slot, :nb, PB_JOINT] = r.joints
     s.pbi[slot, :nb, PB_BODY] = r.bodies

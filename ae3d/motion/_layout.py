@@ -56,7 +56,14 @@ F_FALL_DIR = 17    # 17..19 the way of the fall: the pelvis's up over the ground
 # owner _landing.py
 F_HOLD = 20        # share of each budget the held shape is kept on (0: no shape held)
 F_STILL_T = 21     # s the trunk (pelvis and chest) has been still (slower than still_speed)
-FF_COUNT = 22
+# owner _stepping.py
+F_CP = 22          # 22..24 the capture point (world, m; y the ground under it)
+F_STEP_T = 25      # s into the stepping's phase (F_STEP_PHASE)
+F_STEP_SPOT = 26   # 26..28 where the swinging foot goes (world, m)
+F_PLANT = 29       # 29..34 each foot's planted spot while stepping (left 29..31, right 32..34; m)
+F_STEP_BEND = 35   # rad: the trunk's bend forward over the hips stepping back (at the chest)
+F_STEP_DUR = 36    # s: how long the step under way takes
+FF_COUNT = 37
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -91,7 +98,27 @@ F_LAND = 20        # LAND_NONE, LAND_DOWN (landed, 40 %), LAND_CAUGHT (full stre
 F_LAND_N = 21      # steps the landing's lean and pelvis have held
 F_LYING = 22       # 1: landed and still (lying(body))
 F_SHAPE_NEW = 23   # 1: the shape to hold is taken at the next pre_step (landed this step)
-FI_COUNT = 24
+# owner _stepping.py
+F_STEP_ON = 24     # 1: pushed, the figure steps to catch itself (set_stepping; on by default)
+F_STEP_PHASE = 25  # STEP_IDLE, STEP_SHIFT, STEP_SWING, STEP_GAP, STEP_HOLD or STEP_CLOSE
+F_STEP_FOOT = 26   # the swinging foot: 0 left, 1 right
+F_STEPS = 27       # steps taken (steps_taken)
+F_STAGGER = 28     # 1 while it staggers (a run of steps; staggering)
+F_STEP_KIND = 29   # STEP_AHEAD, STEP_ASIDE or STEP_BACK: the step under way
+FI_COUNT = 30
+
+# the stepping's phases (F_STEP_PHASE)
+STEP_IDLE = 0      # standing on the pose
+STEP_SHIFT = 1     # pushed back: the weight onto the stance foot before the step
+STEP_SWING = 2     # a foot swinging to the capture point
+STEP_GAP = 3       # between the steps of a run
+STEP_HOLD = 4      # both feet planted where they stepped, the capture point within them
+STEP_CLOSE = 5     # the trailing foot brought beside the other, then the pose again
+STEP_GIVEN_UP = 6  # a push past two strides: no step (a fall) until the point is back
+# the steps' kinds (F_STEP_KIND)
+STEP_AHEAD = 0
+STEP_ASIDE = 1
+STEP_BACK = 2
 
 # the landing's states (F_LAND)
 LAND_NONE = 0
@@ -180,4 +207,28 @@ S_HOLD_BRAKE = 26      # rad
 S_STILL_SPEED = 27     # m/s
 S_LIE_STEPS = 28       # steps
 S_CAUGHT_STILL = 29    # s
-PRM_COUNT = 31
+# owner _stepping.py
+S_STEP_OFF = 31        # m: the capture point off the feet past which a foot steps
+S_STEP_SPEED = 32      # m/s: and the figure moving over the ground at least this
+S_STEP_TOE = 33        # m: the toe ahead of the ankle (the feet's ground)
+S_STEP_TIME = 34       # s: a catch step
+S_STEP_LIFT = 35       # s: the knee bent this first part of a catch step
+S_KNEE_ASIDE = 36      # rad: the knee bent stepping aside or back
+S_KNEE_AHEAD = 37      # rad: stepping ahead
+S_STEP_PAST = 38       # m: landing past the capture point
+S_STEP_REACH = 39      # m: at most this from under the hip
+S_SHIFT_TIME = 40      # s: the weight shift before a step back
+S_BEND_RATE = 41       # rad per m/s: the chest's bend stepping back
+S_BEND_MAX = 42        # rad
+S_RUN_TIME = 43        # s: a stagger's step
+S_RUN_GAP = 44         # s: between a stagger's steps
+S_STRIDE = 45          # m
+S_WAIT_STRIDES = 46    # strides: past this the first step waits
+S_RUN_STRIDES = 47     # strides: a stagger goes on within this
+S_STAGGER_LEAN = 48    # rad: the fall's lean while staggering
+S_AHEAD_COS = 49       # cosine: a step ahead within this of the way it faces
+S_HOLD_TIME = 50       # s: standing apart at most this before the feet come together
+S_RUN_OFF = 51         # m: off the feet past this as a step lands, the run goes on
+S_FALL_STRIDES = 52    # strides: a push past this is a fall, no step taken
+S_THIGH_BASE = 53      # 1: the legs' aims on the animation's pelvis; 0: on the pelvis as it is
+PRM_COUNT = 54

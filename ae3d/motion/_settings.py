@@ -22,6 +22,7 @@ from ._landing import LandingSettings
 from ._layout import PRM_COUNT
 from ._modes import ModesSettings
 from ._muscles import MusclesSettings
+from ._stepping import SteppingSettings
 
 
 @dataclass(frozen=True)
@@ -35,11 +36,13 @@ class Settings:
     hits: HitsSettings = field(default_factory=HitsSettings)
     fall: FallSettings = field(default_factory=FallSettings)
     landing: LandingSettings = field(default_factory=LandingSettings)
+    stepping: SteppingSettings = field(default_factory=SteppingSettings)
 
 
 DEFAULT = Settings()
 # the values the kernels or the façade divide by: they must be positive
-_DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed"}
+_DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed",
+               "step_time", "stride"}
 
 
 def check(settings: Any) -> Settings:

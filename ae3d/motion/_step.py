@@ -22,6 +22,10 @@ pre_step (before the physics step)
                    let go) and the heading hold                                     _balance.py
   4. fall_pre      POWERED, protective, falling, not landed: the reach, tuck, knees and
                    spine as aims (after the muscles' targets); else the aims cleared _fall.py
+  4b. stepping_pre POWERED, stepping, not falling or landed: the capture point; the swinging
+                   leg's, the planted leg's and the trunk's aims (after the fall's, which
+                   let go of every aim as a fall is caught); else the step's aims let go
+                                                                                    _stepping.py
   5. modes_pre     ANIMATED...: the follow anchors' targets and velocities          _modes.py
   6. the figure woken where anything changed
 post_step (after it)
@@ -70,6 +74,7 @@ from ._layout import (
 from ._modes import from_animation, modes_pre
 from ._muscles import muscles_pre
 from ._pose import pose_figure, read_rig
+from ._stepping import stepping_pre
 
 
 @njit(cache=True, _nrt=False)
@@ -108,6 +113,7 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
         hits_pre(bf, bi, nbody, dt, v0)
     scratch_p = np.zeros((MAXB, 3))
     scratch_q = np.zeros((MAXB, 4))
+    scratch_s = np.zeros((6, 4))
     for f in range(n):
         if not _live(f, want, fi, pbi, ji):
             continue
@@ -124,6 +130,8 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
                               bf, af, si) or changed
         changed = fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf,
                            ji) or changed
+        changed = stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf,
+                               jf, ji, scratch_s) or changed
         changed = modes_pre(f, dt, nb, animated, ff, fi, pbf, pbi, prm, parent, jf, af,
                             scratch_p, scratch_q) or changed
         if changed:

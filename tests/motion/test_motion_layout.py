@@ -27,6 +27,9 @@ WIDE = {"F_ANIM_POS": 3, "F_ANIM_ROT": 4, "PB_TARGET": 4, "PB_PREV_P": 3, "PB_PR
 FLOAT_F = ("F_STRENGTH", "F_RECOVERY", "F_ANIM_POS", "F_ANIM_ROT", "F_SPRING_HZ", "F_LEAN",
            "F_MAX_LEAN", "F_LETGO", "F_BLEND_T", "F_RIG_BLEND_T", "F_GET_UP", "F_STRUCK_J",
            "F_FALL_DIR", "F_HOLD", "F_STILL_T")
+# stepping (issue 14)
+WIDE.update({"F_CP": 3, "F_STEP_SPOT": 3, "F_PLANT": 6})
+FLOAT_F += ("F_CP", "F_STEP_T", "F_STEP_SPOT", "F_PLANT", "F_STEP_BEND", "F_STEP_DUR")
 
 
 def _tile(cols, count):

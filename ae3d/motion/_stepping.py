@@ -1,0 +1,694 @@
+"""Stepping and staggers (spec "Pushed, a POWERED figure steps to catch itself" through the
+stagger table): the capture point, catch steps, steps back, runs of steps.
+
+Every fixed step a POWERED figure that steps (``set_stepping``, on by default) watches its
+capture point: its centre of mass carried on by its velocity times sqrt(height / g), height the
+centre of mass over its ankles. The ground its two feet cover is the hull of each foot's heel
+(under the ankle) and toe (``toe`` ahead along the way the pelvis faces). When the capture point
+leaves it by more than ``trigger`` and the figure moves over the ground at ``min_speed`` or more,
+a foot swings to put itself under the point:
+
+- the thigh is aimed from the hip toward the spot, ``past`` beyond the capture point and at most
+  ``reach`` from under the hip, brought within the hip's cone about the cone's own centre (the
+  joint's ellipse, as ``physics.ragdoll_within_cone``); the knee is aimed ``knee_aside`` (a step
+  aside or back) or ``knee_ahead`` (within 45 degrees of the way it faces) toward its bend for the
+  first ``lift`` of the step so the foot clears the ground, then straightens onto the spot; the
+  step takes ``step_time``, its spot following the capture point;
+- the foot: ahead, the one further behind along the way the point goes; aside, the one on that
+  side; back (the point mostly behind the rear foot), the weight first shifts for ``shift_time``,
+  then the foot further behind along the way it goes steps back, and while the stagger goes
+  mostly back the trunk bends forward over the hips (``bend_rate`` rad per m/s back at the
+  chest, half that at the lower spine, at most ``bend_max``);
+- the leg not swinging holds its foot where it stands: its thigh aimed from the hip at its
+  planted spot, so the body carries over it as over a strut rather than dragging it;
+- past ``wait_strides`` strides the first step waits for the point to come back within reach.
+
+A step that lands with the capture point still off the feet starts a stagger (``staggering``): a
+run of steps, each ``run_time`` long, ``run_gap`` apart, each to where the point is by then, on
+while the point is within ``run_strides`` strides, ended the moment it is not. While it
+staggers the fall waits for a lean of ``stagger_lean`` (``_balance.balance_post``). With the point
+back within the feet and the figure slower than ``min_speed`` (or after ``hold_time``), the foot
+behind is brought beside the other and the legs are handed back to the pose: it stands. Falling,
+landed, not POWERED or stepping off: the step's aims are let go (the fall's own stay).
+
+Columns: ``F_CP``, ``F_STEP_T``, ``F_STEP_SPOT``, ``F_PLANT``, ``F_STEP_BEND``, ``F_STEP_DUR``,
+``F_STEP_ON``, ``F_STEP_PHASE``, ``F_STEP_FOOT``, ``F_STEPS``, ``F_STAGGER``, ``F_STEP_KIND``.
+Settings: ``SteppingSettings``. Verb: ``stepping_pre``. Units: m, s, rad, m/s.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ae3d import human
+from ae3d.physics._kernels_joints import clamp_swing_twist
+from ae3d.physics._layout import (
+    B_MASS,
+    B_POS,
+    B_QUAT,
+    B_V,
+    DRIVE_AIM,
+    DRIVE_POSE,
+    J_AIM,
+    J_BODY_A,
+    J_BODY_B,
+    J_DRIVE,
+    J_KIND,
+    J_PB,
+    J_QA,
+    J_QB,
+    J_SWING_Y,
+    J_SWING_Z,
+    J_TARGET,
+    J_TWIST_HI,
+    J_TWIST_LO,
+    JOINT_HINGE,
+)
+
+from ._kin import qmul, qnorm, qrot
+from ._layout import (
+    F_ANIM_ROT,
+    F_CP,
+    F_FALLING,
+    F_LAND,
+    F_PLANT,
+    F_STAGGER,
+    F_STEP_BEND,
+    F_STEP_DUR,
+    F_STEP_FOOT,
+    F_STEP_KIND,
+    F_STEP_ON,
+    F_STEP_PHASE,
+    F_STEP_SPOT,
+    F_STEP_T,
+    F_STEPS,
+    LAND_NONE,
+    PB_BODY,
+    PB_JOINT,
+    S_AHEAD_COS,
+    S_BEND_MAX,
+    S_BEND_RATE,
+    S_FALL_STRIDES,
+    S_HOLD_TIME,
+    S_KNEE_AHEAD,
+    S_KNEE_ASIDE,
+    S_RUN_GAP,
+    S_RUN_OFF,
+    S_RUN_STRIDES,
+    S_RUN_TIME,
+    S_SHIFT_TIME,
+    S_STAGGER_LEAN,
+    S_STEP_LIFT,
+    S_STEP_OFF,
+    S_STEP_PAST,
+    S_STEP_REACH,
+    S_STEP_SPEED,
+    S_STEP_TIME,
+    S_STEP_TOE,
+    S_STRIDE,
+    S_THIGH_BASE,
+    S_WAIT_STRIDES,
+    STEP_AHEAD,
+    STEP_ASIDE,
+    STEP_BACK,
+    STEP_CLOSE,
+    STEP_GAP,
+    STEP_GIVEN_UP,
+    STEP_HOLD,
+    STEP_IDLE,
+    STEP_SHIFT,
+    STEP_SWING,
+)
+from ._service import Motion, check, service
+
+_G = 9.81
+_THIGHS = (human.BONE_THIGH_L, human.BONE_THIGH_R)
+_CALVES = (human.BONE_CALF_L, human.BONE_CALF_R)
+_SPINE1 = human.BONE_SPINE_01
+_CHEST = human.BONE_SPINE_03
+
+
+@dataclass(frozen=True)
+class SteppingSettings:
+    """The stepping's tuned constants (packed into the parameter row by ``_settings.pack``)."""
+
+    trigger: float = 0.24
+    """m: the capture point off the ground the feet cover past which a foot steps (spec: "as far
+    as the balance the pelvis keeps brings back without a step")."""
+    min_speed: float = 0.25
+    """m/s: and the figure moving over the ground at least this (spec)."""
+    toe: float = 0.2
+    """m: a foot's ground runs from under the ankle to this ahead (spec)."""
+    step_time: float = 0.3
+    """s: a catch step (spec)."""
+    lift: float = 0.12
+    """s: the knee bent this first part of a catch step, so the foot clears the ground (spec);
+    a stagger's quicker step bends it for the same share of its time."""
+    knee_aside: float = 1.2
+    """rad: the knee's bend stepping aside or back (spec: a person's swing knee at its most)."""
+    knee_ahead: float = 0.6
+    """rad: stepping ahead (spec: 1.2 left the foot up behind and the figure dived)."""
+    past: float = 0.05
+    """m: a step lands this far past the capture point (spec)."""
+    reach: float = 0.5
+    """m: and at most this from under the hip (spec)."""
+    shift_time: float = 0.12
+    """s: pushed back, the weight shifts onto the stance foot first (spec #578)."""
+    bend_rate: float = 0.2
+    """rad per m/s going back: the chest's bend forward over the hips (the lower spine half)."""
+    bend_max: float = 0.2
+    """rad: at most (spec #642)."""
+    run_time: float = 0.22
+    """s: a stagger's step (spec)."""
+    run_gap: float = 0.03
+    """s: between a stagger's steps (spec)."""
+    stride: float = 0.485
+    """m: a stride, measured from between the feet to the capture point. Two strides (0.97 m) sit
+    between the capture point of a 240 N·s push from behind as it is first seen (0.95 m: it
+    steps and stands, 8 steps) and that of a push at the physics's blow cap (about 247 N·s and
+    up at the chest, physics/_blow.py: 0.98 m, a fall), so test_falls's blows still fell every
+    figure. At 0.475 a 210 N·s shove from the side fell without a step."""
+    wait_strides: float = 2.0
+    """strides: the capture point further off than this, the first step waits for it to come back
+    (spec: a stride and a half). Measured at 1.5 (0.73 m): pushes from behind of 210 and 240 N·s
+    waited, stepped late and fell (5 steps, none); with no wait below two strides both stand
+    (7 and 8 steps), so the band is closed."""
+    run_strides: float = 3.0
+    """strides: a stagger goes on while the capture point is within this (spec)."""
+    stagger_lean: float = 0.5
+    """rad: while it staggers the fall waits for this lean, not 0.35 (spec: 29 degrees)."""
+    ahead_cos: float = 0.7071
+    """cosine: a step is ahead within 45 degrees of the way the pelvis faces (spec)."""
+    hold_time: float = 0.6
+    """s: standing with its feet apart at most this before the foot behind is brought in."""
+    fall_strides: float = 2.0
+    """strides: a push whose capture point is further off than this as it is first seen is a
+    fall (spec: "a push past two strides: that's a fall, and the protective fall has it")."""
+    thigh_base: float = 0.0
+    """1: the legs' aims are taken on the animation's pelvis (its heading); 0: on the pelvis
+    where it is. Measured on the spec's table: on the animation's pelvis a 210 N·s stagger from
+    the side turned 89 degrees (122 on the pelvis as it is), but a 180 N·s shove from the side
+    took 5 steps (2) and a 150 N·s shove from in front 6 (4)."""
+    run_off: float = 0.2
+    """m: a step landed with the capture point off the feet by more than this, the run goes on
+    (within it the figure stands on its feet apart). At 0.12 a 180 N·s push from behind was still
+    staggering 3 s on (8 steps); at 0.2 it stands after 7; 0.05 staggered on every way."""
+
+    def pack(self, row: np.ndarray) -> None:
+        row[S_STEP_OFF] = self.trigger
+        row[S_STEP_SPEED] = self.min_speed
+        row[S_STEP_TOE] = self.toe
+        row[S_STEP_TIME] = self.step_time
+        row[S_STEP_LIFT] = self.lift
+        row[S_KNEE_ASIDE] = self.knee_aside
+        row[S_KNEE_AHEAD] = self.knee_ahead
+        row[S_STEP_PAST] = self.past
+        row[S_STEP_REACH] = self.reach
+        row[S_SHIFT_TIME] = self.shift_time
+        row[S_BEND_RATE] = self.bend_rate
+        row[S_BEND_MAX] = self.bend_max
+        row[S_RUN_TIME] = self.run_time
+        row[S_RUN_GAP] = self.run_gap
+        row[S_STRIDE] = self.stride
+        row[S_WAIT_STRIDES] = self.wait_strides
+        row[S_RUN_STRIDES] = self.run_strides
+        row[S_STAGGER_LEAN] = self.stagger_lean
+        row[S_AHEAD_COS] = self.ahead_cos
+        row[S_HOLD_TIME] = self.hold_time
+        row[S_RUN_OFF] = self.run_off
+        row[S_FALL_STRIDES] = self.fall_strides
+        row[S_THIGH_BASE] = self.thigh_base
+
+
+# ------------------------------------------------------------------------------ geometry
+@njit(cache=True, _nrt=False)
+def _q(bf, s):
+    return bf[s, B_QUAT], bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3]
+
+
+@njit(cache=True, _nrt=False)
+def _joint_point(bf, jf, j, s):
+    """The world point of joint j on its body B (slot s)."""
+    qx, qy, qz, qw = _q(bf, s)
+    x, y, z = qrot(qx, qy, qz, qw, jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2])
+    return bf[s, B_POS] + x, bf[s, B_POS + 1] + y, bf[s, B_POS + 2] + z
+
+
+@njit(cache=True, _nrt=False)
+def _far_end(bf, jf, j, s):
+    """The bone's far end from its joint j (its body B at slot s): the ankle of a calf."""
+    qx, qy, qz, qw = _q(bf, s)
+    x, y, z = qrot(qx, qy, qz, qw, jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2])
+    return bf[s, B_POS] - x, bf[s, B_POS + 1] - y, bf[s, B_POS + 2] - z
+
+
+@njit(cache=True, _nrt=False)
+def _seg_dist(px, pz, ax, az, bx, bz):
+    """Distance (m) over the ground from (px, pz) to the segment a-b."""
+    dx, dz = bx - ax, bz - az
+    ll = dx * dx + dz * dz
+    t = 0.0
+    if ll > 1e-12:
+        t = min(1.0, max(0.0, ((px - ax) * dx + (pz - az) * dz) / ll))
+    ex, ez = ax + t * dx - px, az + t * dz - pz
+    return math.sqrt(ex * ex + ez * ez)
+
+
+@njit(cache=True, _nrt=False)
+def _in_tri(px, pz, ax, az, bx, bz, cx, cz):
+    d1 = (px - bx) * (az - bz) - (ax - bx) * (pz - bz)
+    d2 = (px - cx) * (bz - cz) - (bx - cx) * (pz - cz)
+    d3 = (px - ax) * (cz - az) - (cx - ax) * (pz - az)
+    neg = d1 < 0.0 or d2 < 0.0 or d3 < 0.0
+    pos = d1 > 0.0 or d2 > 0.0 or d3 > 0.0
+    return not (neg and pos)
+
+
+@njit(cache=True, _nrt=False)
+def _off_feet(px, pz, hx, hz):
+    """m: how far (px, pz) lies outside the hull of the four points ``hx, hz`` (heels and toes,
+    (4,) each) over the ground; 0 within it. The hull's nearest point lies on one of the six
+    segments between them, and every one of those lies within the hull."""
+    for a in range(4):
+        for b in range(a + 1, 4):
+            for c in range(b + 1, 4):
+                if _in_tri(px, pz, hx[a], hz[a], hx[b], hz[b], hx[c], hz[c]):
+                    return 0.0
+    d = 1e9
+    for a in range(4):
+        for b in range(a + 1, 4):
+            d = min(d, _seg_dist(px, pz, hx[a], hz[a], hx[b], hz[b]))
+    return d
+
+
+@njit(cache=True, _nrt=False)
+def _aim(jf, ji, j, x, y, z, w):
+    x, y, z, w = qnorm(x, y, z, w)
+    jf[j, J_AIM] = x
+    jf[j, J_AIM + 1] = y
+    jf[j, J_AIM + 2] = z
+    jf[j, J_AIM + 3] = w
+    ji[j, J_DRIVE] = DRIVE_AIM
+
+
+@njit(cache=True, _nrt=False)
+def _let_go(ji, j):
+    if ji[j, J_DRIVE] == DRIVE_AIM:
+        ji[j, J_DRIVE] = DRIVE_POSE
+
+
+@njit(cache=True, _nrt=False)
+def _within_cone(jf, ji, j, rx, ry, rz, rw):
+    """The body-relative rotation r (qparent^-1 qbone) brought within joint j's limits: within
+    the elliptical cone about its own centre and the twist (``physics.ragdoll_within_cone``)."""
+    ax, ay, az, aw = jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3]
+    bx, by, bz, bw = jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]
+    tx, ty, tz, tw = qmul(rx, ry, rz, rw, bx, by, bz, bw)
+    tx, ty, tz, tw = qmul(-ax, -ay, -az, aw, tx, ty, tz, tw)
+    lo, hi = jf[j, J_TWIST_LO], jf[j, J_TWIST_HI]
+    if ji[j, J_KIND] == JOINT_HINGE:
+        c = clamp_swing_twist((tx, ty, tz, tw), 1e-9, 1e-9, lo, hi)
+    else:
+        c = clamp_swing_twist((tx, ty, tz, tw), jf[j, J_SWING_Y], jf[j, J_SWING_Z], lo, hi)
+    ox, oy, oz, ow = qmul(c[0], c[1], c[2], c[3], -bx, -by, -bz, bw)
+    return qmul(ax, ay, az, aw, ox, oy, oz, ow)
+
+
+@njit(cache=True, _nrt=False)
+def _aim_leg(bf, jf, ji, j, px, py, pz, ax, ay, az, aw):
+    """Aim thigh joint j's bone from its hip toward the world point p: the pose's thigh on the
+    pelvis ``a`` (the animation's: its turn about the vertical the way the figure should face)
+    turned the shortest way onto the line, brought within the hip's cone from the pelvis where it
+    is now. Taken from the pelvis where it is, a swinging leg's turn carried the pelvis and the
+    legs round with it (122 degrees in a 210 N·s stagger from the side)."""
+    pel = ji[j, J_BODY_A]
+    qx, qy, qz, qw = _q(bf, pel)
+    tx, ty, tz, tw = qmul(ax, ay, az, aw, jf[j, J_TARGET], jf[j, J_TARGET + 1],
+                          jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
+    lx, ly, lz = -jf[j, J_PB], -jf[j, J_PB + 1], -jf[j, J_PB + 2]
+    n = math.sqrt(lx * lx + ly * ly + lz * lz)
+    if n < 1e-9:
+        return
+    ux, uy, uz = qrot(tx, ty, tz, tw, lx / n, ly / n, lz / n)
+    hx, hy, hz = _hip(bf, jf, ji, j)
+    dx, dy, dz = px - hx, py - hy, pz - hz
+    dn = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if dn < 1e-9:
+        return
+    dx, dy, dz = dx / dn, dy / dn, dz / dn
+    c = ux * dx + uy * dy + uz * dz
+    cx, cy, cz = uy * dz - uz * dy, uz * dx - ux * dz, ux * dy - uy * dx
+    rx, ry, rz, rw = qnorm(cx, cy, cz, 1.0 + max(c, -0.999))
+    wx, wy, wz, ww = qmul(rx, ry, rz, rw, tx, ty, tz, tw)
+    # body-relative, within the cone, and back to the world
+    ex, ey, ez, ew = qmul(-qx, -qy, -qz, qw, wx, wy, wz, ww)
+    ex, ey, ez, ew = _within_cone(jf, ji, j, ex, ey, ez, ew)
+    wx, wy, wz, ww = qmul(qx, qy, qz, qw, ex, ey, ez, ew)
+    _aim(jf, ji, j, wx, wy, wz, ww)
+
+
+@njit(cache=True, _nrt=False)
+def _hip(bf, jf, ji, j):
+    """The world point of the hip (thigh joint j), taken on the thigh."""
+    return _joint_point(bf, jf, j, ji[j, J_BODY_B])
+
+
+@njit(cache=True, _nrt=False)
+def _bend_knee(bf, jf, ji, j, bend):
+    """Aim a knee (hinge j) ``bend`` rad toward its bend from its target, its thigh where it is
+    now (as the fall's knees give)."""
+    a = ji[j, J_BODY_A]
+    px, py, pz, pw = _q(bf, a)
+    g = bend if jf[j, J_TWIST_HI] >= -jf[j, J_TWIST_LO] else -bend
+    fx, fy, fz, fw = jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]
+    s = math.sin(0.5 * g)
+    rx, ry, rz, rw = qmul(fx, fy, fz, fw, s, 0.0, 0.0, math.cos(0.5 * g))
+    rx, ry, rz, rw = qmul(rx, ry, rz, rw, -fx, -fy, -fz, fw)
+    tx, ty, tz, tw = qmul(jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2],
+                          jf[j, J_TARGET + 3], rx, ry, rz, rw)
+    x, y, z, w = qmul(px, py, pz, pw, tx, ty, tz, tw)
+    _aim(jf, ji, j, x, y, z, w)
+
+
+@njit(cache=True, _nrt=False)
+def _bend_trunk(bf, jf, ji, j, kx, kz, angle):
+    """Aim spine joint j at its target from where its parent is now, turned ``angle`` about the
+    world's horizontal axis (kx, 0, kz)."""
+    a = ji[j, J_BODY_A]
+    px, py, pz, pw = _q(bf, a)
+    tx, ty, tz, tw = qmul(px, py, pz, pw, jf[j, J_TARGET], jf[j, J_TARGET + 1],
+                          jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
+    s = math.sin(0.5 * angle)
+    x, y, z, w = qmul(kx * s, 0.0, kz * s, math.cos(0.5 * angle), tx, ty, tz, tw)
+    _aim(jf, ji, j, x, y, z, w)
+
+
+@njit(cache=True, _nrt=False)
+def _release(f, nb, ff, fi, pbi, ji, knees):
+    """The step's aims let go (the knees and the trunk too where ``knees``: falling, the fall
+    has them), the run over, idle."""
+    for k in range(2):
+        if _THIGHS[k] < nb:
+            _let_go(ji, pbi[f, _THIGHS[k], PB_JOINT])
+        if knees and _CALVES[k] < nb:
+            _let_go(ji, pbi[f, _CALVES[k], PB_JOINT])
+    if ff[f, F_STEP_BEND] != 0.0 and knees:
+        for b in (_SPINE1, _CHEST):
+            if b < nb:
+                _let_go(ji, pbi[f, b, PB_JOINT])
+        ff[f, F_STEP_BEND] = 0.0
+    fi[f, F_STEP_PHASE] = STEP_IDLE
+    fi[f, F_STAGGER] = 0
+    ff[f, F_STEP_T] = 0.0
+
+
+# ------------------------------------------------------------------------------ the verb
+@njit(cache=True, _nrt=False)
+def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji,
+                 scratch):
+    """Before the physics step (after the fall's aims), figure f's stepping: its capture point,
+    and while it steps the swinging leg's, the planted leg's and the trunk's aims. ``scratch``
+    (at least (6, 3)): the loop's. Returns True when an aim was set or let go (the figure is
+    woken)."""
+    phase = fi[f, F_STEP_PHASE]
+    if (not powered or fi[f, F_STEP_ON] == 0 or fi[f, F_FALLING] != 0
+            or fi[f, F_LAND] != LAND_NONE or _CALVES[1] >= nb):
+        if phase != STEP_IDLE or fi[f, F_STAGGER] != 0:
+            # the fall has the knees and the spine where it falls; the thighs are ours
+            _release(f, nb, ff, fi, pbi, ji, fi[f, F_FALLING] == 0)
+            return True
+        return False
+    # the centre of mass and its velocity
+    m = 0.0
+    cx = cy = cz = vx = vz = 0.0
+    for b in range(nb):
+        s = pbi[f, b, PB_BODY]
+        mb = bf[s, B_MASS]
+        m += mb
+        cx += mb * bf[s, B_POS]
+        cy += mb * bf[s, B_POS + 1]
+        cz += mb * bf[s, B_POS + 2]
+        vx += mb * bf[s, B_V]
+        vz += mb * bf[s, B_V + 2]
+    cx, cy, cz, vx, vz = cx / m, cy / m, cz / m, vx / m, vz / m
+    # the ankles, the hips, the way the pelvis faces over the ground
+    ank = scratch[0:2]
+    hip = scratch[2:4]
+    for k in range(2):
+        jc = pbi[f, _CALVES[k], PB_JOINT]
+        x, y, z = _far_end(bf, jf, jc, pbi[f, _CALVES[k], PB_BODY])
+        ank[k, 0], ank[k, 1], ank[k, 2] = x, y, z
+        x, y, z = _hip(bf, jf, ji, pbi[f, _THIGHS[k], PB_JOINT])
+        hip[k, 0], hip[k, 1], hip[k, 2] = x, y, z
+    pel = pbi[f, 0, PB_BODY]
+    qx, qy, qz, qw = _q(bf, pel)
+    fx, fy, fz = qrot(qx, qy, qz, qw, fwd_local[0], fwd_local[1], fwd_local[2])
+    fh = math.sqrt(fx * fx + fz * fz)
+    if fh < 1e-6:
+        fx, fz = 0.0, 1.0
+    else:
+        fx, fz = fx / fh, fz / fh
+    ground = min(ank[0, 1], ank[1, 1])
+    h = max(cy - ground, 0.05)
+    tc = math.sqrt(h / _G)
+    px, pz = cx + vx * tc, cz + vz * tc
+    ff[f, F_CP] = px
+    ff[f, F_CP + 1] = ground
+    ff[f, F_CP + 2] = pz
+    hx = scratch[4]      # heels and toes over the ground: x in row 4, z in row 5 (4 each)
+    hz = scratch[5]
+    toe = prm[S_STEP_TOE]
+    for k in range(2):
+        bx, bz = ank[k, 0], ank[k, 2]
+        hx[k], hz[k] = bx, bz
+        hx[2 + k], hz[2 + k] = bx + toe * fx, bz + toe * fz
+    off = _off_feet(px, pz, hx, hz)
+    speed = math.sqrt(vx * vx + vz * vz)
+    stride = prm[S_STRIDE]
+    mx, mz = 0.5 * (ank[0, 0] + ank[1, 0]), 0.5 * (ank[0, 2] + ank[1, 2])
+    # how far off the feet the point is, in strides, from between the feet
+    far = math.sqrt((px - mx) ** 2 + (pz - mz) ** 2) / stride
+    t = ff[f, F_STEP_T] + dt
+    ff[f, F_STEP_T] = t
+    want_step = off > prm[S_STEP_OFF] and speed >= prm[S_STEP_SPEED]
+    if phase == STEP_GIVEN_UP:
+        # a push past two strides is a fall (the protective fall has it): no step until the
+        # point is back within the feet
+        if not want_step:
+            fi[f, F_STEP_PHASE] = STEP_IDLE
+        return False
+    if phase == STEP_IDLE:
+        if not want_step:
+            return False
+        if far > prm[S_FALL_STRIDES]:
+            fi[f, F_STEP_PHASE] = STEP_GIVEN_UP
+            return False
+        if far > prm[S_WAIT_STRIDES]:
+            # past a stride and a half the first step waits for the point to come back
+            return False
+        for k in range(2):
+            ff[f, F_PLANT + 3 * k] = ank[k, 0]
+            ff[f, F_PLANT + 3 * k + 1] = ank[k, 1]
+            ff[f, F_PLANT + 3 * k + 2] = ank[k, 2]
+        phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_STEP_TIME])
+    elif phase == STEP_GAP:
+        if t >= prm[S_RUN_GAP]:
+            if far > prm[S_RUN_STRIDES]:
+                _release(f, nb, ff, fi, pbi, ji, True)
+                return True
+            if want_step or off > prm[S_RUN_OFF]:
+                phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME])
+            else:
+                phase = STEP_HOLD
+                fi[f, F_STAGGER] = 0
+                ff[f, F_STEP_T] = 0.0
+    elif phase == STEP_SHIFT:
+        if not want_step:
+            # the weight shifted, the point came back within the feet: no step after all
+            _release(f, nb, ff, fi, pbi, ji, True)
+            return True
+        if t >= prm[S_SHIFT_TIME]:
+            phase = STEP_SWING
+            ff[f, F_STEP_T] = 0.0
+    elif phase == STEP_SWING or phase == STEP_CLOSE:
+        if t >= ff[f, F_STEP_DUR]:
+            k = fi[f, F_STEP_FOOT]
+            ff[f, F_PLANT + 3 * k] = ank[k, 0]
+            ff[f, F_PLANT + 3 * k + 1] = ank[k, 1]
+            ff[f, F_PLANT + 3 * k + 2] = ank[k, 2]
+            fi[f, F_STEPS] += 1
+            if phase == STEP_CLOSE:
+                # the feet together: the pose has the legs again
+                _release(f, nb, ff, fi, pbi, ji, True)
+                return True
+            ff[f, F_STEP_T] = 0.0
+            if off > prm[S_RUN_OFF] and far <= prm[S_RUN_STRIDES]:
+                # still off the feet: a stagger, the next step after the gap
+                fi[f, F_STAGGER] = 1
+                phase = STEP_GAP
+            elif far > prm[S_RUN_STRIDES]:
+                _release(f, nb, ff, fi, pbi, ji, True)
+                return True
+            else:
+                phase = STEP_HOLD
+                fi[f, F_STAGGER] = 0
+    elif phase == STEP_HOLD:
+        if want_step:
+            if far > prm[S_RUN_STRIDES]:
+                _release(f, nb, ff, fi, pbi, ji, True)
+                return True
+            phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME])
+        elif speed < prm[S_STEP_SPEED] or t >= prm[S_HOLD_TIME]:
+            # it stands: the foot further from the centre of mass comes in beside the other
+            d0 = (ank[0, 0] - cx) ** 2 + (ank[0, 2] - cz) ** 2
+            d1 = (ank[1, 0] - cx) ** 2 + (ank[1, 2] - cz) ** 2
+            k = 0 if d0 > d1 else 1
+            o = 1 - k
+            fi[f, F_STEP_FOOT] = k
+            fi[f, F_STEP_KIND] = STEP_AHEAD
+            ff[f, F_STEP_SPOT] = ank[o, 0] + (hip[k, 0] - hip[o, 0])
+            ff[f, F_STEP_SPOT + 1] = ank[k, 1]
+            ff[f, F_STEP_SPOT + 2] = ank[o, 2] + (hip[k, 2] - hip[o, 2])
+            ff[f, F_STEP_DUR] = prm[S_STEP_TIME]
+            ff[f, F_STEP_T] = 0.0
+            phase = STEP_CLOSE
+    fi[f, F_STEP_PHASE] = phase
+    # ---- the aims of the phase
+    k = fi[f, F_STEP_FOOT]
+    kind = fi[f, F_STEP_KIND]
+    t = ff[f, F_STEP_T]
+    if phase == STEP_SWING:
+        # the spot follows the capture point, past it and within reach of the hip
+        _spot(f, ff, prm, px, pz, hip[k, 0], hip[k, 2])
+    if prm[S_THIGH_BASE] > 0.5:
+        ax, ay = ff[f, F_ANIM_ROT], ff[f, F_ANIM_ROT + 1]
+        az, aw = ff[f, F_ANIM_ROT + 2], ff[f, F_ANIM_ROT + 3]
+    else:
+        ax, ay, az, aw = qx, qy, qz, qw
+    for leg in range(2):
+        jt = pbi[f, _THIGHS[leg], PB_JOINT]
+        jk = pbi[f, _CALVES[leg], PB_JOINT]
+        if (phase == STEP_SWING or phase == STEP_CLOSE) and leg == k:
+            dur = ff[f, F_STEP_DUR]
+            # the foot's spot on the ground below the hip by the leg's length
+            _aim_leg(bf, jf, ji, jt, ff[f, F_STEP_SPOT], ff[f, F_STEP_SPOT + 1],
+                     ff[f, F_STEP_SPOT + 2], ax, ay, az, aw)
+            if t < prm[S_STEP_LIFT] * dur / prm[S_STEP_TIME]:
+                _bend_knee(bf, jf, ji, jk, prm[S_KNEE_AHEAD] if kind == STEP_AHEAD
+                           else prm[S_KNEE_ASIDE])
+            else:
+                _let_go(ji, jk)
+        else:
+            # a planted foot: the leg a strut from the hip to where it stands
+            _aim_leg(bf, jf, ji, jt, ff[f, F_PLANT + 3 * leg], ff[f, F_PLANT + 3 * leg + 1],
+                     ff[f, F_PLANT + 3 * leg + 2], ax, ay, az, aw)
+            _let_go(ji, jk)
+    # the trunk over the hips while the stagger goes mostly back
+    back = -(vx * fx + vz * fz)
+    bend = 0.0
+    if back > 0.5 * speed and back > 0.0 and phase != STEP_CLOSE and phase != STEP_HOLD:
+        bend = min(prm[S_BEND_MAX], prm[S_BEND_RATE] * back)
+    if bend > 0.0:
+        kx, kz = fz, -fx   # up x forward: a turn by +angle tips the trunk forward
+        _bend_trunk(bf, jf, ji, pbi[f, _CHEST, PB_JOINT], kx, kz, bend)
+        _bend_trunk(bf, jf, ji, pbi[f, _SPINE1, PB_JOINT], kx, kz, 0.5 * bend)
+    elif ff[f, F_STEP_BEND] != 0.0:
+        _let_go(ji, pbi[f, _CHEST, PB_JOINT])
+        _let_go(ji, pbi[f, _SPINE1, PB_JOINT])
+    ff[f, F_STEP_BEND] = bend
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _spot(f, ff, prm, px, pz, hx, hz):
+    """The swinging foot's spot: ``past`` beyond the capture point (away from under the hip),
+    at most ``reach`` from under the hip."""
+    dx, dz = px - hx, pz - hz
+    d = math.sqrt(dx * dx + dz * dz)
+    if d > 1e-9:
+        ux, uz = dx / d, dz / d
+    else:
+        ux, uz = 0.0, 0.0
+    d = min(d + prm[S_STEP_PAST], prm[S_STEP_REACH])
+    ff[f, F_STEP_SPOT] = hx + ux * d
+    ff[f, F_STEP_SPOT + 2] = hz + uz * d
+
+
+@njit(cache=True, _nrt=False)
+def _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, dur):
+    """A step toward the capture point (px, pz): its kind, its foot, its length. Returns the
+    phase it starts in (a step back shifts the weight first)."""
+    dx, dz = px - mx, pz - mz
+    d = math.sqrt(dx * dx + dz * dz)
+    if d < 1e-9:
+        dx, dz, d = fx, fz, 1.0
+    ux, uz = dx / d, dz / d
+    sx, sz = -fz, fx    # the side axis over the ground (the figure's left... either way)
+    a = ux * fx + uz * fz
+    # the rear foot, along the way it faces
+    r = 0 if (ank[0, 0] * fx + ank[0, 2] * fz) < (ank[1, 0] * fx + ank[1, 2] * fz) else 1
+    behind = -((px - ank[r, 0]) * fx + (pz - ank[r, 2]) * fz)
+    side = abs((px - mx) * sx + (pz - mz) * sz)
+    if a >= prm[S_AHEAD_COS]:
+        kind = STEP_AHEAD
+    elif behind > side:
+        kind = STEP_BACK
+    else:
+        kind = STEP_ASIDE
+    if kind == STEP_ASIDE:
+        # the foot on the side the point goes
+        p0 = ank[0, 0] * ux + ank[0, 2] * uz
+        p1 = ank[1, 0] * ux + ank[1, 2] * uz
+        k = 0 if p0 > p1 else 1
+    else:
+        # the foot further behind along the way the point goes swings through
+        p0 = ank[0, 0] * ux + ank[0, 2] * uz
+        p1 = ank[1, 0] * ux + ank[1, 2] * uz
+        k = 0 if p0 < p1 else 1
+    fi[f, F_STEP_FOOT] = k
+    fi[f, F_STEP_KIND] = kind
+    ff[f, F_STEP_DUR] = dur
+    ff[f, F_STEP_T] = 0.0
+    ff[f, F_STEP_SPOT + 1] = ank[k, 1]
+    if kind == STEP_BACK and fi[f, F_STEPS] == 0 and fi[f, F_STAGGER] == 0:
+        return STEP_SHIFT
+    return STEP_SWING
+
+
+# ------------------------------------------------------------------------------ the façade
+def set_stepping(body: Motion, on: bool) -> None:
+    """Whether the figure, pushed, steps to catch itself (on by default). Off, a step under way
+    is let go at the next step."""
+    from . import _checks
+    m = check(body)
+    service(m.engine).fi[m.slot, F_STEP_ON] = 1 if _checks.V.boolean(on, "on") else 0
+
+
+def stepping(body: Motion) -> bool:
+    """Whether the figure steps when pushed (``set_stepping``)."""
+    m = check(body)
+    return bool(service(m.engine).fi[m.slot, F_STEP_ON])
+
+
+def steps_taken(body: Motion) -> int:
+    """How many steps the figure has taken (catch steps, a stagger's, feet brought together)."""
+    m = check(body)
+    return int(service(m.engine).fi[m.slot, F_STEPS])
+
+
+def staggering(body: Motion) -> bool:
+    """True while the figure staggers: a step taken and the capture point still off its feet,
+    the steps coming in a run (until it stands or falls)."""
+    m = check(body)
+    return bool(service(m.engine).fi[m.slot, F_STAGGER])
+
+
+def capture_point(body: Motion) -> tuple[float, float, float]:
+    """The capture point after the last step (world, m; y the ground under the ankles)."""
+    m = check(body)
+    r = service(m.engine).ff[m.slot, F_CP:F_CP + 3]
+    return float(r[0]), float(r[1]), float(r[2])
