@@ -26,7 +26,7 @@ MAXB = human.BONE_COUNT_FEET   # the most bones a ragdoll has (the per-bone tabl
 ANIMATED = 0       # the animation drives: follow anchors and the joints' springs
 POWERED = 1        # the muscles (the joints' motors) play the animation within their budgets
 LIMP = 2           # a ragdoll: joint friction only
-GETTING_UP = 3     # got to, not set (a later slice): drawn and driven as ANIMATED
+GETTING_UP = 3     # got to, not set (get_up, _get_up.py): drawn and driven as ANIMATED
 ACTING = 4         # got to, not set (a later slice): drawn and driven as ANIMATED
 MODE_NAMES = ("animated", "powered", "limp", "getting_up", "acting")   # index: the mode int
 SETTABLE = (ANIMATED, POWERED, LIMP)      # what set_mode and the scene file's record take
@@ -56,7 +56,15 @@ F_FALL_DIR = 17    # 17..19 the way of the fall: the pelvis's up over the ground
 # owner _landing.py
 F_HOLD = 20        # share of each budget the held shape is kept on (0: no shape held)
 F_STILL_T = 21     # s the trunk (pelvis and chest) has been still (slower than still_speed)
-FF_COUNT = 22
+# owner _get_up.py (the ways up; the keyed ways' machinery is _keyed.py)
+F_GU_T = 22        # s into the way up (GETTING_UP)
+F_GU_STILL_T = 23  # s lain still (the pelvis under still_move a step for still_steps steps)
+F_GU_PREV = 24     # 24..26 the pelvis body's position the step before (m)
+F_GU_MOVE = 27     # 27 the last key's turn about +Y (rad); 28..30 its move (m): x' = R x + t
+F_GU_KEY_P = 31    # 31..39 keys 0..2: the pelvis body's position (m)
+F_GU_BASE_P = 40   # 40..42 the animation's pelvis position, kept (a figure without a rig)
+F_GU_BASE_Q = 43   # 43..46 its rotation
+FF_COUNT = 47
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -91,7 +99,18 @@ F_LAND = 20        # LAND_NONE, LAND_DOWN (landed, 40 %), LAND_CAUGHT (full stre
 F_LAND_N = 21      # steps the landing's lean and pelvis have held
 F_LYING = 22       # 1: landed and still (lying(body))
 F_SHAPE_NEW = 23   # 1: the shape to hold is taken at the next pre_step (landed this step)
-FI_COUNT = 24
+# owner _get_up.py
+F_GU_WAY = 24      # WAY_NONE, WAY_FACE_UP or WAY_FACE_DOWN (the way up it is on)
+F_GU_STILL_N = 25  # steps the pelvis has moved less than still_move
+F_GU_DUE = 26      # 1: set_get_up's time is up; the way up starts after this step
+F_GU_DONE = 27     # 1: the way up has reached its last key; handed back after this step
+F_GU_SOLES = 28    # bit k: stage k keeps the soles' middle where its keys have it
+FI_COUNT = 29
+
+# the ways up (F_GU_WAY)
+WAY_NONE = 0
+WAY_FACE_UP = 1    # the chest's front to the sky: sits up, crouches over its feet, stands
+WAY_FACE_DOWN = 2  # to the ground: hands and knees, feet under it, stands
 
 # the landing's states (F_LAND)
 LAND_NONE = 0
@@ -121,7 +140,12 @@ PB_FROM_Q = 23     # 23..26 the pose blended from (BLEND_TO_ANIMATION)
 PB_FROM_T = 27     # 27..29
 # owner _landing.py
 PB_HELD_Q = 30     # 30..33 the shape held once landed: the joint's body-relative rotation
-PBF_COUNT = 34
+# owner _get_up.py
+PB_GU_KEY_Q = 34   # 34..45 keys 0..2: local rotations (row 0 the pelvis's world rotation)
+PB_GU_BASE_Q = 46  # 46..49 the animation's targets, kept (a figure without a rig)
+PB_GU_P = 50       # 50..52 the way's body in the world this step (m; a dressed figure's drawing)
+PB_GU_Q = 53       # 53..56 its rotation
+PBF_COUNT = 57
 
 # ---------------------------------------------------------------- per bone: int64 (cap, MAXB, ..)
 # owner _service.py
@@ -180,4 +204,10 @@ S_HOLD_BRAKE = 26      # rad
 S_STILL_SPEED = 27     # m/s
 S_LIE_STEPS = 28       # steps
 S_CAUGHT_STILL = 29    # s
-PRM_COUNT = 31
+# owner _get_up.py
+S_GU_STAGE = 31        # s
+S_GU_STILL_MOVE = 32   # m a step
+S_GU_STILL_STEPS = 33  # steps
+S_GU_DOWN_LEAN = 34    # rad
+S_GU_DOWN_DROP = 35    # m
+PRM_COUNT = 36
