@@ -239,7 +239,7 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
     figure f's way up: GETTING_UP, the way's pose this step written as the animation's (and its
     bodies in the world, PB_GU_*), flagging F_GU_DONE at its last key; otherwise, with
     set_get_up's seconds, how long it has lain still, flagging F_GU_DUE when they are up and it
-    is down. ``sc`` (8, MAXB, 4) scratch. Returns True when the animation changed."""
+    is down. ``sc`` (10, MAXB, 4) scratch. Returns True when the animation changed."""
     mode = fi[f, F_MODE]
     pel = pbi[f, 0, PB_BODY]
     if mode != GETTING_UP or fi[f, F_GU_WAY] == WAY_NONE:
@@ -258,11 +258,13 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
             fi[f, F_GU_STILL_N] += 1
         else:
             fi[f, F_GU_STILL_N] = 0
-        if fi[f, F_GU_STILL_N] >= prm[S_GU_STILL_STEPS]:
+        # lain still once still_steps steps were; counted from then
+        if fi[f, F_GU_STILL_N] > prm[S_GU_STILL_STEPS]:
             ff[f, F_GU_STILL_T] += dt
         else:
             ff[f, F_GU_STILL_T] = 0.0
-        if (ff[f, F_GU_STILL_T] >= ff[f, F_GET_UP] - 1e-9
+        if (fi[f, F_GU_STILL_N] >= prm[S_GU_STILL_STEPS]
+                and ff[f, F_GU_STILL_T] >= ff[f, F_GET_UP] - 1e-9
                 and _down(f, nb, pbi, prm, up_local, bf)):
             fi[f, F_GU_DUE] = 1
         return False
@@ -276,18 +278,25 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
     k = min(int(t / stage), STAGES - 1)
     s = K.ease((t - k * stage) / stage)
     aq, at, bq, bt, oq, ot = sc[0], sc[1], sc[2], sc[3], sc[4], sc[5]
-    wp, wq = sc[6], sc[7]
+    wp, wq, waq, wbq = sc[6], sc[7], sc[8], sc[9]
     joints = pbi[f, :, PB_JOINT]
     _key(f, k, nb, ff, fi, pbf, aq, at)
     _key(f, k + 1, nb, ff, fi, pbf, bq, bt)
     # the keys' own lowest points and soles, then the way's pose between them
-    local_to_world(nb, parent, joints, jf, aq, at, wp, wq)
-    low_a = _lowest(f, nb, pbi, bf, wp, wq)
-    sax, saz = _soles(f, nb, pbi, bf, wp, wq)
-    local_to_world(nb, parent, joints, jf, bq, bt, wp, wq)
-    low_b = _lowest(f, nb, pbi, bf, wp, wq)
-    sbx, sbz = _soles(f, nb, pbi, bf, wp, wq)
-    K.interpolate(nb, aq, at, bq, bt, s, oq, ot)
+    local_to_world(nb, parent, joints, jf, aq, at, wp, waq)
+    low_a = _lowest(f, nb, pbi, bf, wp, waq)
+    sax, saz = _soles(f, nb, pbi, bf, wp, waq)
+    local_to_world(nb, parent, joints, jf, bq, bt, wp, wbq)
+    low_b = _lowest(f, nb, pbi, bf, wp, wbq)
+    sbx, sbz = _soles(f, nb, pbi, bf, wp, wbq)
+    if k == 0:
+        # out of the pose it lies in, each bone turns in the world the shorter way to its key:
+        # a limb and the trunk turning the same way each step, slerped joint by joint, add up
+        # past the 6 degrees a step a bone may turn
+        K.interpolate(nb, waq, at, wbq, bt, s, wq, ot)
+        K.world_to_local(nb, parent, wq, oq)
+    else:
+        K.interpolate(nb, aq, at, bq, bt, s, oq, ot)
     local_to_world(nb, parent, joints, jf, oq, ot, wp, wq)
     # no body of the way under the ground its two keys rest on
     lift = low_a + (low_b - low_a) * s - _lowest(f, nb, pbi, bf, wp, wq)
@@ -412,6 +421,7 @@ def _start(m: Motion) -> None:
     s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3] = P
     s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4] = Q
     _modes.hand_over(m, GETTING_UP)
+    K.pass_through(r, True)
     # the way starts from the pose shown (the bodies'): no blend of its own
     s.fi[f, F_BLEND] = BLEND_NONE
     s.fi[f, F_RIG_BLEND] = BLEND_NONE
@@ -436,7 +446,10 @@ def _restore_animation(m: Motion, moved: bool) -> None:
             mat[:3, :3] = rot
             mat[:3, 3] = move
             m.rig.root[:] = mat @ m.rig.root
-            m.rig.update_world()
+        # the animation's own pose back into the rig (the way's drawing undone): what a
+        # hand-over reads as the pose shown, and what the next read takes as the animation's
+        _pose._dress().ragdoll_restore_rig(m.ragdoll)
+        service(m.engine).fi[m.slot, F_RIG_OWNED] = 0
         _pose.read_one(m)
         return
     p = s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3].copy()
@@ -455,6 +468,7 @@ def end_way(m: Motion, up: bool) -> None:
     if int(s.fi[f, F_GU_WAY]) == WAY_NONE:
         return
     s.fi[f, F_GU_WAY] = WAY_NONE
+    K.pass_through(m.ragdoll, False)
     s.fi[f, F_GU_DONE] = 0
     s.fi[f, F_GU_DUE] = 0
     s.fi[f, F_GU_STILL_N] = 0

@@ -80,6 +80,23 @@ def interpolate(nb, a_q, a_t, b_q, b_t, s, out_q, out_t):
 
 
 @njit(cache=True, _nrt=False)
+def world_to_local(nb, parent, wq, out_q):
+    """Local rotations from world ones: out[0] = wq[0], out[b] = wq[parent]^-1 wq[b] (w >= 0)."""
+    for c in range(4):
+        out_q[0, c] = wq[0, c]
+    for b in range(1, nb):
+        a = parent[b]
+        x, y, z, w = qmul(-wq[a, 0], -wq[a, 1], -wq[a, 2], wq[a, 3], wq[b, 0], wq[b, 1],
+                          wq[b, 2], wq[b, 3])
+        if w < 0.0:
+            x, y, z, w = -x, -y, -z, -w
+        out_q[b, 0] = x
+        out_q[b, 1] = y
+        out_q[b, 2] = z
+        out_q[b, 3] = w
+
+
+@njit(cache=True, _nrt=False)
 def lowest_of(nb, p, q, dims):
     """m: the lowest point of capsules at poses ``p`` (n, 3), ``q`` (n, 4), ``dims`` (n, 2)
     (radius, half segment along the body's y)."""
@@ -229,6 +246,36 @@ def knee_point(r: Any, p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return 0.5 * (pts[0] + pts[1])
 
 
+# ------------------------------------------------------------------------------ own bodies
+# (world id, ragdoll id) -> the pairs of its own bodies a keyed way set to pass through each
+# other (those the ragdoll did not already keep apart)
+_THROUGH: dict = {}
+
+
+def pass_through(r: Any, on: bool) -> None:
+    """While a keyed way is drawn, the figure's own bodies pass through each other (``on``) and
+    collide with the world only: the way is drawn exactly, and a limb the way moves the short
+    way round from where it lay (an arm pinned under the chest, a leg across the other) follows
+    it rather than catching on the trunk for good. Off: the pairs set back as they were."""
+    w = r.engine.physics
+    key = (id(w), r.id)
+    if on:
+        if key in _THROUGH:
+            return
+        added = []
+        bodies = [int(b) for b in r.bodies]
+        for i, a in enumerate(bodies):
+            for b in bodies[i + 1:]:
+                k = (min(a, b) << 32) | max(a, b)
+                if k not in w._ignore:
+                    w.ignore_pair(a, b)
+                    added.append((a, b))
+        _THROUGH[key] = added
+        return
+    for a, b in _THROUGH.pop(key, ()):
+        w.unignore_pair(a, b)
+
+
 # ------------------------------------------------------------------------------ plants
 def soles_of(r: Any) -> tuple[int, int]:
     """The bones a figure stands on: its feet where it has them, else its calves."""
@@ -248,6 +295,6 @@ def lift_feet(r: Any) -> None:
         physics.ragdoll_plant(r, b, None)
 
 
-__all__ = ["STAGE", "ease", "interpolate", "lowest_of", "key_from_leans", "key_world",
+__all__ = ["STAGE", "ease", "interpolate", "world_to_local", "lowest_of", "key_from_leans", "key_world",
            "standing_world", "set_down", "ground_under", "sole_point", "knee_point",
-           "plant_feet", "lift_feet", "yaw_quat", "dims_of", "move_key", "soles_of"]
+           "plant_feet", "lift_feet", "pass_through", "yaw_quat", "dims_of", "move_key", "soles_of"]

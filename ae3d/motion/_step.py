@@ -112,7 +112,7 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
         hits_pre(bf, bi, nbody, dt, v0)
     scratch_p = np.zeros((MAXB, 3))
     scratch_q = np.zeros((MAXB, 4))
-    scratch_way = np.zeros((8, MAXB, 4))   # get_up_pre's keys and bodies
+    scratch_way = np.zeros((10, MAXB, 4))   # get_up_pre's keys and bodies
     for f in range(n):
         if not _live(f, want, fi, pbi, ji):
             continue
