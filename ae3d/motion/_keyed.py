@@ -268,12 +268,17 @@ def pass_through(r: Any, on: bool) -> None:
             for b in bodies[i + 1:]:
                 k = (min(a, b) << 32) | max(a, b)
                 if k not in w._ignore:
-                    w.ignore_pair(a, b)
-                    added.append((a, b))
+                    added.append(k)
+        # the world's ignored pairs (its ignore_pair), all at once: one rebuild of its sorted
+        # keys rather than one a pair
+        w._ignore.update(added)
+        w._rebuild_ignore()
         _THROUGH[key] = added
         return
-    for a, b in _THROUGH.pop(key, ()):
-        w.unignore_pair(a, b)
+    added = _THROUGH.pop(key, ())
+    if added:
+        w._ignore.difference_update(added)
+        w._rebuild_ignore()
 
 
 # ------------------------------------------------------------------------------ plants
