@@ -18,7 +18,8 @@ ground have ``set_get_up(body, 0.5)``. Held to the spec's limits:
 - the scene record writes a figure getting up as the mode it gets up to;
 - twice, the same bits.
 
-And a sweep: box man and Mixamo man, felled at the chest by 300 and 450 N·s from six directions;
+Beyond the spec: a figure knocked back onto a 10° slope, one against a wall, one onto its side,
+each up within the same limits. And a sweep: box man and Mixamo man, felled at the chest by 300 and 450 N·s from six directions;
 every felled figure gets up within the same limits. The spec's table is printed (``-s``).
 """
 
@@ -200,3 +201,29 @@ def test_sweep_every_felled_figure_gets_up_within_the_limits(swept):
         assert r["depth"] <= DEPTH, r["name"]
         assert r["lean"] < LEAN, r["name"]
         assert r["facing"] <= FACING, r["name"]
+
+
+# ------------------------------------------------------------------------------ beyond the spec
+@pytest.fixture(scope="module")
+def beyond():
+    out = G.beyond_scene()
+    print()
+    for r in out["rows"]:
+        print(f"  {r['name']}: up {r['up']} ({r['ended']}), way {r['way']}, {r['turn']:.1f}°, "
+              f"{r['hips']:.0f} mm, hand-over {r['hand_turn']:.2f}° {r['hand_move']:.1f} mm, "
+              f"{1000 * r['depth']:.0f} mm under y = 0, lean {r['lean']:.1f}°, facing "
+              f"{r['facing']:.0f}°")
+    print(f"  the slope: {1000 * out['slope_depth']:.1f} mm into it at the deepest")
+    return out, {r["name"]: r for r in out["rows"]}
+
+
+@pytest.mark.parametrize("name", ("slope", "wall", "side"))
+def test_slope_wall_and_side_get_up_within_the_limits(beyond, name):
+    out, rows = beyond
+    r = rows[name]
+    assert r["up"]
+    assert r["turn"] <= TURN and r["hips"] <= HIPS
+    assert r["hand_turn"] <= HAND_TURN and r["hand_move"] <= HAND_MOVE
+    assert (out["slope_depth"] if name == "slope" else r["depth"]) <= DEPTH
+    assert r["lean"] < LEAN
+    assert r["facing"] <= FACING

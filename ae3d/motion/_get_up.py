@@ -346,16 +346,23 @@ def face_up(m: Motion) -> bool:
     return bool(K._qr(q[_CHEST], _CHEST_FWD)[1] >= 0.0)
 
 
-def _placed(m: Motion, leans: dict, yaw: float, at: np.ndarray, point: Any) -> tuple:
+# m over the pelvis where it lies that the ground under a key's points is looked for from (a
+# wall's top beside a figure lying against it is not ground)
+_GROUND_ABOVE = 0.6
+
+
+def _placed(m: Motion, leans: dict, yaw: float, at: np.ndarray, point: Any,
+            top: float) -> tuple:
     """A key from ``leans`` facing ``yaw``, moved over the ground so ``point(r, p, q)`` (its
-    pelvis when None) is at ``at`` (x, z), then set down. Returns (loc_q, loc_t, p, q)."""
+    pelvis when None) is at ``at`` (x, z), then set down on the ground under it (looked for from
+    ``top`` m down). Returns (loc_q, loc_t, p, q)."""
     r = m.ragdoll
     lq, lt = K.key_from_leans(r, leans, yaw)
     p, q = K.key_world(r, lq, lt)
     here = p[0] if point is None else point(r, p, q)
     by = np.array([at[0] - here[0], 0.0, at[2] - here[2]])
     p += by
-    by[1] = K.set_down(m.engine, p, q, K.dims_of(r))
+    by[1] = K.set_down(m.engine, p, q, K.dims_of(r), top)
     p[:, 1] += by[1]
     lt = K.move_key(lt, by)
     return lq, lt, p, q
@@ -381,9 +388,10 @@ def _start(m: Motion) -> None:
         toward = K._qr(Q[0], np.array(human.BONE_FORWARD_LOCAL[0]))
     yaw = _yaw_of(toward)
     k0q, k0t = body_local(m)
-    k1q, k1t, p1, q1 = _placed(m, SIT_UP if up else HANDS_KNEES, yaw, pelvis, None)
+    top = float(pelvis[1]) + _GROUND_ABOVE
+    k1q, k1t, p1, q1 = _placed(m, SIT_UP if up else HANDS_KNEES, yaw, pelvis, None, top)
     feet_at = K.sole_point(r, p1, q1) if up else K.knee_point(r, p1, q1)
-    k2q, k2t, p2, q2 = _placed(m, CROUCH, yaw, feet_at, K.sole_point)
+    k2q, k2t, p2, q2 = _placed(m, CROUCH, yaw, feet_at, K.sole_point, top)
     # the animation's own pose moved so its feet are where the crouch's are, turned to face yaw
     from ._modes import anim_world
     ap, aq = anim_world(m)
@@ -394,8 +402,8 @@ def _start(m: Motion) -> None:
     rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])
     a_sole = rot @ K.sole_point(r, ap, aq)
     c_sole = K.sole_point(r, p2, q2)
-    g_here = K.ground_under(m.engine, float(a_sole[0]), float(a_sole[2]), float(ap[0, 1]) + 2.0)
-    g_there = K.ground_under(m.engine, float(c_sole[0]), float(c_sole[2]), float(p2[0, 1]) + 2.0)
+    g_here = K.ground_under(m.engine, float(a_sole[0]), float(a_sole[2]), float(ap[0, 1]))
+    g_there = K.ground_under(m.engine, float(c_sole[0]), float(c_sole[2]), top)
     move = np.array([c_sole[0] - a_sole[0], g_there - g_here, c_sole[2] - a_sole[2]])
     # keep the animation's own pose (a figure without a rig: the way writes over it)
     s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = s.ff[f, F_ANIM_POS:F_ANIM_POS + 3]

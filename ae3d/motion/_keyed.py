@@ -206,12 +206,12 @@ def point_lows(p: np.ndarray, q: np.ndarray, dims: np.ndarray) -> np.ndarray:
     return out
 
 
-def set_down(e: Any, p: np.ndarray, q: np.ndarray, dims: np.ndarray) -> float:
+def set_down(e: Any, p: np.ndarray, q: np.ndarray, dims: np.ndarray, top: float) -> float:
     """m: how far to raise (or lower, negative) bodies ``p``, ``q`` so the lowest point of any
     capsule rests on the ground under that point (spec: "set down with its lowest point on the
-    ground"; on a slope or by a step, the ground under each point)."""
+    ground"; on a slope or by a step, the ground under each point). The ground is looked for
+    from ``top`` (m) down: a wall beside the figure is not ground for a point over its top."""
     lows = point_lows(p, q, dims)
-    top = float(np.max(p[:, 1])) + 2.0
     need = -1e300
     for b in range(p.shape[0]):
         g = ground_under(e, float(lows[b, 0]), float(lows[b, 2]), top)

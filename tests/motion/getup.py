@@ -306,3 +306,54 @@ def sweep(path: str, strengths, directions, seconds: float = 8.0) -> list[dict]:
         r["felled"] = felled[r["name"]]
     e.close()
     return rows
+
+
+SLOPE = 10.0          # deg: the slope a figure falls back onto
+WALL_BEHIND = 1.4     # m behind the figure: the wall it falls back against
+
+
+def beyond_scene(seconds: float = 8.0) -> dict:
+    """Beyond the spec's four: a figure knocked back onto a 10° slope (rising behind it), one
+    knocked back against a wall (its back against it), one knocked onto its side (400 N·s from
+    its right), each set_get_up(0.5). Returns the rows and, for the slope, the deepest any body
+    went into the slope on the way up (m)."""
+    import sys
+    import os
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+    import blows
+    from ae3d import engine, physics
+
+    e = engine.Engine()
+    physics.ground(e)
+    th = math.radians(SLOPE)
+    n = np.array([0.0, math.cos(th), math.sin(th)])
+    physics.add_box(e, (2.0, 0.5, 3.0), tuple(-0.5 * n), (math.sin(th / 2), 0.0, 0.0,
+                                                           math.cos(th / 2)), kind="static")
+    physics.add_box(e, (1.5, 1.0, 0.1), (8.0, 1.0, -WALL_BEHIND), kind="static")
+    slope = blows.boxman(e, "slope", (0.0, 0.0, 0.0), motion.POWERED)
+    wall = blows.boxman(e, "wall", (8.0, 0.0, 0.0), motion.POWERED)
+    side = blows.boxman(e, "side", (16.0, 0.0, 0.0), motion.POWERED)
+    for m in (slope, wall, side):
+        motion.set_get_up(m, GET_UP_AFTER)
+    e.run(seconds=SETTLE)
+    chest = human.BONE_SPINE_03
+    motion.hit(slope, chest, _at(slope, chest), (0.0, 0.0, -KNOCK))
+    motion.hit(wall, chest, _at(wall, chest), (0.0, 0.0, -KNOCK))
+    motion.hit(side, chest, _at(side, chest), (KNOCK, 0.0, 0.0))
+    watch = Watch(e, {"slope": slope, "wall": wall, "side": side})
+    w = e.physics
+    deep = 0.0
+    b = slope.ragdoll.bodies
+    for _ in range(int(round(seconds / DT))):
+        e.frame(DT)
+        watch.step()
+        if motion.mode(slope) == motion.GETTING_UP:
+            p = w.bf[b, L.B_POS:L.B_POS + 3]
+            q = w.bf[b, L.B_QUAT:L.B_QUAT + 4]
+            for i in range(len(b)):
+                ax = _rot(q[i], (0.0, w.bf[b[i], L.B_DIMS + 1], 0.0))
+                dist = float(n @ p[i]) - abs(float(n @ ax)) - w.bf[b[i], L.B_DIMS]
+                deep = max(deep, -dist)
+    out = dict(rows=watch.rows(), slope_depth=deep)
+    e.close()
+    return out
