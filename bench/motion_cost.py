@@ -38,6 +38,7 @@ def main() -> None:
         rows += _table(args.steps, dressed)
     rows += _falls_table()
     rows += _stepping_table()   # stepping (issue 14)
+    rows += _get_up_table()     # the ways up (issue 13)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"bench": "motion_cost", "steps": args.steps, "rows": rows}, fh, indent=1)
@@ -143,6 +144,62 @@ def _falls_table() -> list:
                          "motion_figure_us": round(motion_us / 32, 2), state: n_in})
             print(f"{state:>8} {threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs "
                   f"{n_in:>6}")
+    return rows
+
+
+# ------------------------------------------------------------------------------ the ways up
+def _get_up_table() -> list:
+    """32 figures getting up (issue 13): felled as ``_falls_table``'s, lain 3 s, then
+    ``motion.get_up`` each; timed from 0.3 s into the way (60 steps, through its first two
+    stages), on 1 and on every thread: the step per figure and the motion's own share (the way's
+    pose each step, the follow anchors)."""
+    import math
+
+    import numpy as np
+
+    from ae3d import engine, human, motion
+
+    rows = []
+    top = physics.max_threads()
+    print("32 figures getting up (motion.get_up, 3 s after 400 N·s at the chest)")
+    print(f"{'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'getting up':>11}")
+    for threads in (1, top):
+        e = engine.Engine()
+        physics.set_threads(e, threads)
+        physics.ground(e)
+        figs = []
+        for k in range(32):
+            r = physics.ragdoll(e, f"f{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0, 1.0)
+            b = motion.active_ragdoll(r)
+            motion.attach(e, b)
+            motion.set_mode(b, motion.POWERED)
+            figs.append((r, b))
+        e.run(seconds=0.5)
+        for k, (r, b) in enumerate(figs):
+            a = 0.5 * math.pi * (k % 4)
+            p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
+            motion.hit(b, human.BONE_SPINE_03, p, 400.0 * np.array([math.sin(a), 0.0, math.cos(a)]))
+        e.run(seconds=3.0)
+        for _, b in figs:
+            motion.get_up(b)
+        e.run(seconds=0.3)
+        steps = 60
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            e.frame(e.fixed_dt)
+        frame_us = (time.perf_counter() - t0) / steps * 1e6
+        n_in = sum(motion.getting_up(b) for _, b in figs)
+        s = e.services["motion"]
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            s.pre(1, e.fixed_dt)
+            s.post(1)
+        motion_us = (time.perf_counter() - t0) / steps * 1e6
+        e.close()
+        rows.append({"state": "getting up", "figures": 32, "threads": threads,
+                     "figure_us": round(frame_us / 32, 1),
+                     "motion_figure_us": round(motion_us / 32, 2), "getting_up": n_in})
+        print(f"{threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs {n_in:>11}")
     return rows
 
 

@@ -14,6 +14,10 @@ from the front), forwards (440 from behind) and sideways (400 from its right). T
 for the ground with straight arms, tuck the head, give at the knees, land and lie holding the
 shape they landed in; the twins fall stiff.
 
+The felled and the limp get up by themselves once they have lain still a second
+(``set_get_up(body, 1.0)``, issue 13): face up they sit up, crouch and stand; face down they push
+up onto hands and knees first.
+
 In a window where there is a display; headless (EGL) into an MP4 where there is none:
 
     PYTHONPATH=. .venv/bin/python examples/motion_showcase.py [--out out/motion_showcase.mp4]
@@ -119,6 +123,11 @@ def build(e):
         motion.set_protective(body, FALLERS[name][1])
         render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])
         row[name] = body
+    # the ways up (issue 13): the felled and the limp get up by themselves once they have lain
+    # still a second (the limp one ends ANIMATED, the felled POWERED), and go again at the next
+    # round of blows
+    for name in ("felled", "limp"):
+        motion.set_get_up(row[name], 1.0)
     e.add_processor(Blows(e, row), engine.priorities.HANDOVER_STEP + 50)
     render.camera_orbit(e, target=(0.0, 0.6, 1.5), distance=10.0, yaw=0.0, pitch=0.3)
     return row

@@ -555,6 +555,10 @@ for _name, _kind, _call, _match in [
     ("set_get_up 'abc'", "ragdoll", lambda S: motion.set_get_up(S.body, "abc"), r"\bseconds\b"),
     ("set_get_up None", "ragdoll", lambda S: motion.set_get_up(S.body, None), r"\bseconds\b"),
     ("set_get_up '3'", "ragdoll", lambda S: motion.set_get_up(S.body, "3"), r"\bseconds\b"),
+    # the ways up (issue 13)
+    ("get_up None", "ragdoll", lambda S: motion.get_up(None), r"\bbody\b"),
+    ("down 'a'", "ragdoll", lambda S: motion.down("a"), r"\bbody\b"),
+    ("getting_up 3", "ragdoll", lambda S: motion.getting_up(3), r"\bbody\b"),
     ("pose dt '0.1'", "ragdoll", lambda S: motion.pose(S.body, S.e, "0.1"), r"\bdt\b"),
     ("motion_step dt '0.1'", "ragdoll", lambda S: motion.motion_step(S.e, "0.1"), r"\bdt\b"),
     ("ragdoll scale '1'", "bodies",

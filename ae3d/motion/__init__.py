@@ -19,7 +19,8 @@ joints' springs; struck, by ``hit`` or by a body that comes at it faster than 0.
 POWERED, the blow taking its muscle as ``hit``'s does), ``POWERED`` (every joint's motor drives
 it toward the animation's pose within its budget; the pelvis's upright anchor, 1,200 N·m, is the
 balance; the heading hold, 60 N·m on its soles, keeps the way it faces), ``LIMP`` (a ragdoll).
-``GETTING_UP`` and ``ACTING`` are got to, not set (later slices).
+``GETTING_UP`` is got to, not set: ``get_up(body)`` from the ground (``down``), or by itself
+with ``set_get_up(body, seconds)``; ``ACTING`` is a later slice's.
 
 The animation's pose is the rig's where the ragdoll is dressed (``physics.ragdoll_dress``,
 ``on_figure``); a ragdoll without a rig takes it from ``set_animation`` (body-relative joint
@@ -48,6 +49,7 @@ from ._figures import (
     set_get_up,
     set_protective,
 )
+from ._get_up import GetUpSettings, down, get_up, getting_up
 from ._hits import HitsSettings, hit
 from ._landing import LandingSettings, caught, landed, lying
 from ._layout import ACTING, ANIMATED, GETTING_UP, LIMP, POWERED
@@ -80,4 +82,6 @@ __all__ = [
     # stepping and staggers (issue 14)
     "SteppingSettings", "capture_point", "set_stepping", "staggering", "stepping",
     "steps_taken",
+    # the ways up (_get_up.py)
+    "GetUpSettings", "down", "get_up", "getting_up",
 ]

@@ -9,7 +9,7 @@ turned to its feet, dressed, ANIMATED and attached, so ``engine.destroy(e, objec
 The record is the figure group's ``"motion"`` entry in a scene file:
 ``{"mode": "powered", "strength": 0.8, "protective": false, "get_up": 3}``.
 
-Columns: ``F_GET_UP``, ``F_PROTECTIVE`` (``_layout``), held for later slices.
+Columns: ``F_GET_UP`` (read by ``_get_up.get_up_pre``), ``F_PROTECTIVE`` (``_layout``).
 """
 
 from __future__ import annotations
@@ -288,8 +288,9 @@ def set_protective(body: Motion, on: bool) -> None:
 
 
 def set_get_up(body: Motion, seconds: float) -> None:
-    """Get up by itself once lain still this long (s; 0, the default, never; the ways up come
-    with a later slice)."""
+    """Get up by itself once lain still this long (s; 0, the default, never): its pelvis moving
+    less than 2 mm a step for ten steps, then ``seconds`` more, on the ground (``down``),
+    POWERED or LIMP; the way up is ``get_up``'s (``_get_up.py``)."""
     m = check(body)
     _checks.seconds(seconds)
     v = float(seconds)

@@ -26,7 +26,7 @@ MAXB = human.BONE_COUNT_FEET   # the most bones a ragdoll has (the per-bone tabl
 ANIMATED = 0       # the animation drives: follow anchors and the joints' springs
 POWERED = 1        # the muscles (the joints' motors) play the animation within their budgets
 LIMP = 2           # a ragdoll: joint friction only
-GETTING_UP = 3     # got to, not set (a later slice): drawn and driven as ANIMATED
+GETTING_UP = 3     # got to, not set (get_up, _get_up.py): drawn and driven as ANIMATED
 ACTING = 4         # got to, not set (a later slice): drawn and driven as ANIMATED
 MODE_NAMES = ("animated", "powered", "limp", "getting_up", "acting")   # index: the mode int
 SETTABLE = (ANIMATED, POWERED, LIMP)      # what set_mode and the scene file's record take
@@ -63,7 +63,15 @@ F_STEP_SPOT = 26   # 26..28 where the swinging foot goes (world, m)
 F_PLANT = 29       # 29..34 each foot's planted spot while stepping (left 29..31, right 32..34; m)
 F_STEP_BEND = 35   # rad: the trunk's bend forward over the hips stepping back (at the chest)
 F_STEP_DUR = 36    # s: how long the step under way takes
-FF_COUNT = 37
+# owner _get_up.py (the ways up; the keyed ways' machinery is _keyed.py)
+F_GU_T = 37        # s into the way up (GETTING_UP)
+F_GU_STILL_T = 38  # s lain still (the pelvis under still_move a step for still_steps steps)
+F_GU_PREV = 39     # 39..41 the pelvis body's position the step before (m)
+F_GU_MOVE = 42     # 42 the last key's turn about +Y (rad); 43..45 its move (m): x' = R x + t
+F_GU_KEY_P = 46    # 46..54 keys 0..2: the pelvis body's position (m)
+F_GU_BASE_P = 55   # 55..57 the animation's pelvis position, kept (a figure without a rig)
+F_GU_BASE_Q = 58   # 58..61 its rotation
+FF_COUNT = 62
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -105,7 +113,6 @@ F_STEP_FOOT = 26   # the swinging foot: 0 left, 1 right
 F_STEPS = 27       # steps taken (steps_taken)
 F_STAGGER = 28     # 1 while it staggers (a run of steps; staggering)
 F_STEP_KIND = 29   # STEP_AHEAD, STEP_ASIDE or STEP_BACK: the step under way
-FI_COUNT = 30
 
 # the stepping's phases (F_STEP_PHASE)
 STEP_IDLE = 0      # standing on the pose
@@ -119,6 +126,18 @@ STEP_GIVEN_UP = 6  # a push past two strides: no step (a fall) until the point i
 STEP_AHEAD = 0
 STEP_ASIDE = 1
 STEP_BACK = 2
+# owner _get_up.py
+F_GU_WAY = 30      # WAY_NONE, WAY_FACE_UP or WAY_FACE_DOWN (the way up it is on)
+F_GU_STILL_N = 31  # steps the pelvis has moved less than still_move
+F_GU_DUE = 32      # 1: set_get_up's time is up; the way up starts after this step
+F_GU_DONE = 33     # 1: the way up has reached its last key; handed back after this step
+F_GU_SOLES = 34    # bit k: stage k keeps the soles' middle where its keys have it
+FI_COUNT = 35
+
+# the ways up (F_GU_WAY)
+WAY_NONE = 0
+WAY_FACE_UP = 1    # the chest's front to the sky: sits up, crouches over its feet, stands
+WAY_FACE_DOWN = 2  # to the ground: hands and knees, feet under it, stands
 
 # the landing's states (F_LAND)
 LAND_NONE = 0
@@ -148,7 +167,12 @@ PB_FROM_Q = 23     # 23..26 the pose blended from (BLEND_TO_ANIMATION)
 PB_FROM_T = 27     # 27..29
 # owner _landing.py
 PB_HELD_Q = 30     # 30..33 the shape held once landed: the joint's body-relative rotation
-PBF_COUNT = 34
+# owner _get_up.py
+PB_GU_KEY_Q = 34   # 34..45 keys 0..2: local rotations (row 0 the pelvis's world rotation)
+PB_GU_BASE_Q = 46  # 46..49 the animation's targets, kept (a figure without a rig)
+PB_GU_P = 50       # 50..52 the way's body in the world this step (m; a dressed figure's drawing)
+PB_GU_Q = 53       # 53..56 its rotation
+PBF_COUNT = 57
 
 # ---------------------------------------------------------------- per bone: int64 (cap, MAXB, ..)
 # owner _service.py
@@ -231,4 +255,10 @@ S_HOLD_TIME = 50       # s: standing apart at most this before the feet come tog
 S_RUN_OFF = 51         # m: off the feet past this as a step lands, the run goes on
 S_FALL_STRIDES = 52    # strides: a push past this is a fall, no step taken
 S_THIGH_BASE = 53      # 1: the legs' aims on the animation's pelvis; 0: on the pelvis as it is
-PRM_COUNT = 54
+# owner _get_up.py
+S_GU_STAGE = 54        # s
+S_GU_STILL_MOVE = 55   # m a step
+S_GU_STILL_STEPS = 56  # steps
+S_GU_DOWN_LEAN = 57    # rad
+S_GU_DOWN_DROP = 58    # m
+PRM_COUNT = 59

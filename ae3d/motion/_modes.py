@@ -156,6 +156,10 @@ def hand_over(m: Motion, mode: int, first: bool = False) -> None:
     old = int(s.fi[m.slot, F_MODE])
     if not first and mode == old:
         return
+    if not first and old == L.GETTING_UP:
+        # leaving a way up (set_mode ends it where it is; _get_up ends it up first)
+        from . import _get_up
+        _get_up.end_way(m, False)
     if not first:
         _pose.snapshot_shown(m)
         if m.rig is not None:
@@ -163,7 +167,7 @@ def hand_over(m: Motion, mode: int, first: bool = False) -> None:
     s.fi[m.slot, F_MODE] = mode
     s.fi[m.slot, F_FALLING] = 0
     s.ff[m.slot, F_LETGO] = 0.0
-    if mode == ANIMATED:
+    if mode in FROM_ANIMATION:
         physics.ragdoll_set_powered(r, False)
         # the follow anchors, made where the animation's bodies are
         ap, aq = anim_world(m)

@@ -72,12 +72,15 @@ from ._layout import (
     F_RIG_OWNED,
     F_SHOWN,
     FROM_ANIMATION,
+    GETTING_UP,
     LIMP,
     PB_BODY,
     PB_DRAWN_Q,
     PB_DRAWN_T,
     PB_FROM_Q,
     PB_FROM_T,
+    PB_GU_P,
+    PB_GU_Q,
     PB_OFF_A,
     PB_OFF_D,
     PB_TARGET,
@@ -367,7 +370,7 @@ def read_rig(f, k, nb, parent, ff, pbf, f2, i32, i64, world):
 
 
 @njit(cache=True)
-def draw_rig(f, dt, nb, from_anim, fi, ff, pbi, rbf, prm, bf, f2, f3, i32, i64, bp, bq):
+def draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, i64, bp, bq):
     """Dressed figure f's rig, after the pose drawn: the bodies' pose (POWERED, LIMP) with what
     is left of the hand-over's offset, or the animation's (``from_anim``) after the blend from the
     bodies. ``bp``, ``bq``: scratch of MAXB rows."""
@@ -381,6 +384,26 @@ def draw_rig(f, dt, nb, from_anim, fi, ff, pbi, rbf, prm, bf, f2, f3, i32, i64, 
     parents = i32[k]
     body_of = i64[k * NI64 + I_BODY_OF]
     blend_time = prm[S_BLEND_TIME]
+    if fi[f, F_MODE] == GETTING_UP:
+        # the way up drawn exactly: its bodies this step (_get_up.py) into the rig, the bones
+        # carried along in the animation's pose
+        sync_rig(rt, rq, rs, wt, wq, at, aq, as_)
+        for i in range(rt.shape[0]):
+            for c in range(3):
+                rt[i, c] = at[i, c]
+                rs[i, c] = as_[i, c]
+            for c in range(4):
+                rq[i, c] = aq[i, c]
+        for b in range(nb):
+            for c in range(3):
+                bp[b, c] = pbf[f, b, PB_GU_P + c]
+            for c in range(4):
+                bq[b, c] = pbf[f, b, PB_GU_Q + c]
+        draw_bodies(parents, rt, rq, rs, root, body_of, bp, bq, f2[o + R_OFF_P],
+                    f2[o + R_OFF_Q], True, world)
+        mark_written(rt, rq, wt, wq, body_of)
+        fi[f, F_RIG_OWNED] = 1
+        return
     if from_anim:
         if fi[f, F_RIG_BLEND] == BLEND_TO_ANIMATION:
             ff[f, F_RIG_BLEND_T] += dt
@@ -484,7 +507,7 @@ def pose_figure(f, dt, ff, fi, pbf, pbi, rbf, prm, parent, bf, ji, f2, f3, i32, 
                     drawn_t[b, c] = bt[b, c]
     fi[f, F_SHOWN] = 1
     if fi[f, F_DRESS] >= 0:
-        draw_rig(f, dt, nb, from_anim, fi, ff, pbi, rbf, prm, bf, f2, f3, i32, i64, bp, bq2)
+        draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, i64, bp, bq2)
 
 
 # ------------------------------------------------------------------------------ the façade

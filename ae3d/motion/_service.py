@@ -189,6 +189,9 @@ class Service:
             rows = np.nonzero((self.fi[:n, L.F_STRUCK_BONE] >= 0)
                               & np.isfinite(self.ff[:n, L.F_STRUCK_J]))[0]
             _hits.struck_rows(self, [int(f) for f in rows])
+        # the ways up flagged this step: started (set_get_up) or handed back (_get_up.py)
+        from . import _get_up
+        _get_up.after_step(self)
 
     def pose(self, want: int, dt: float, lo: int = 0, hi: int | None = None,
              alpha: float | None = None) -> None:

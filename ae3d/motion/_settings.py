@@ -17,6 +17,7 @@ import numpy as np
 
 from ._balance import BalanceSettings
 from ._fall import FallSettings
+from ._get_up import GetUpSettings
 from ._hits import HitsSettings
 from ._landing import LandingSettings
 from ._layout import PRM_COUNT
@@ -37,12 +38,13 @@ class Settings:
     fall: FallSettings = field(default_factory=FallSettings)
     landing: LandingSettings = field(default_factory=LandingSettings)
     stepping: SteppingSettings = field(default_factory=SteppingSettings)
+    get_up: GetUpSettings = field(default_factory=GetUpSettings)
 
 
 DEFAULT = Settings()
 # the values the kernels or the façade divide by: they must be positive
 _DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed",
-               "step_time", "stride"}
+               "step_time", "stride", "stage"}
 
 
 def check(settings: Any) -> Settings:

@@ -12,6 +12,9 @@ Stage order, per live figure stepped with ``want`` (its ragdoll not destroyed un
 parked):
 
 pre_step (before the physics step)
+  00. get_up_pre   GETTING_UP: the way up's pose this step as the animation's (before anything
+                   reads it), its last key flagged; else set_get_up's stillness, a way due
+                   flagged (``_get_up.after_step`` starts and ends them after the step) _get_up.py
   0. hits_pre      the bodies' velocities as the step starts (once, while an ANIMATED figure is
                    stepped: the struck scan reads them)                             _hits.py
   1. landing_pre   POWERED and falling: landed, caught, lying or falling again (from the
@@ -53,6 +56,7 @@ from ae3d.physics._layout import B_AWAKE, B_PARKED, B_SLEEP_TIME, J_OWNER
 
 from ._balance import balance_post, balance_pre
 from ._fall import fall_pre
+from ._get_up import get_up_pre
 from ._hits import hits_post, hits_pre, hits_scan
 from ._landing import landing_pre
 from ._layout import (
@@ -114,6 +118,7 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
     scratch_p = np.zeros((MAXB, 3))
     scratch_q = np.zeros((MAXB, 4))
     scratch_s = np.zeros((6, 4))
+    scratch_way = np.zeros((10, MAXB, 4))   # get_up_pre's keys and bodies
     for f in range(n):
         if not _live(f, want, fi, pbi, ji):
             continue
@@ -124,7 +129,9 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
         mode = fi[f, F_MODE]
         powered = mode == POWERED
         animated = from_animation(mode)
-        changed = landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji)
+        changed = get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf,
+                             scratch_way)
+        changed = landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji) or changed
         changed = muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji) or changed
         changed = balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local,
                               bf, af, si) or changed

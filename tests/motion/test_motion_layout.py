@@ -23,10 +23,15 @@ def _columns(prefixes, count, widths):
 
 WIDE = {"F_ANIM_POS": 3, "F_ANIM_ROT": 4, "PB_TARGET": 4, "PB_PREV_P": 3, "PB_PREV_Q": 4,
         "PB_DRAWN_Q": 4, "PB_DRAWN_T": 3, "PB_FROM_Q": 4, "PB_FROM_T": 3, "RB_Q": 4, "RB_T": 3,
-        "RB_FROM_Q": 4, "RB_FROM_T": 3, "F_FALL_DIR": 3, "PB_HELD_Q": 4}
+        "RB_FROM_Q": 4, "RB_FROM_T": 3, "F_FALL_DIR": 3, "PB_HELD_Q": 4,
+        # the ways up (_get_up.py)
+        "F_GU_PREV": 3, "F_GU_MOVE": 4, "F_GU_KEY_P": 9, "F_GU_BASE_P": 3, "F_GU_BASE_Q": 4,
+        "PB_GU_KEY_Q": 12, "PB_GU_BASE_Q": 4, "PB_GU_P": 3, "PB_GU_Q": 4}
 FLOAT_F = ("F_STRENGTH", "F_RECOVERY", "F_ANIM_POS", "F_ANIM_ROT", "F_SPRING_HZ", "F_LEAN",
            "F_MAX_LEAN", "F_LETGO", "F_BLEND_T", "F_RIG_BLEND_T", "F_GET_UP", "F_STRUCK_J",
-           "F_FALL_DIR", "F_HOLD", "F_STILL_T")
+           "F_FALL_DIR", "F_HOLD", "F_STILL_T",
+           "F_GU_T", "F_GU_STILL_T", "F_GU_PREV", "F_GU_MOVE", "F_GU_KEY_P", "F_GU_BASE_P",
+           "F_GU_BASE_Q")
 # stepping (issue 14)
 WIDE.update({"F_CP": 3, "F_STEP_SPOT": 3, "F_PLANT": 6})
 FLOAT_F += ("F_CP", "F_STEP_T", "F_STEP_SPOT", "F_PLANT", "F_STEP_BEND", "F_STEP_DUR")

@@ -1,0 +1,229 @@
+"""tests/test_get_up.ae in pytest: the ways up (spec/motion.md, "get_up(body) gets a figure on the
+ground back on its feet", issue 13).
+
+Four figures on one ground (``tests/motion/getup.py``): one knocked over backwards (400 N·s at
+the chest from in front); one tripped, its shins swept back (80 N·s on each calf) and its chest
+pushed on (250 N·s), which lands face down; one LIMP from the start, crumpled where it stood
+(its knees pushed 15 N·s); one standing and POWERED, set ANIMATED (the blend). The three on the
+ground have ``set_get_up(body, 0.5)``. Held to the spec's limits:
+
+- each of the three gets up by itself half a second after it settles (lain still);
+- the worst turn of any drawn bone in one step on the way up: at most 6°;
+- the worst move of the drawn hips in one step: at most 40 mm;
+- the hand-over to the animation: at most 1° and 5 mm;
+- the lowest any body goes on the way up: at most 3 cm into the ground;
+- up, the most it leans in the next second: under 10°;
+- facing, against where its feet (face up) or head (face down) lay: within 30°;
+- the blended figure takes 15 steps (a quarter second), no drawn bone turning more than 6° a step;
+- the scene record writes a figure getting up as the mode it gets up to;
+- twice, the same bits.
+
+Beyond the spec: a figure knocked back onto a 10° slope, one against a wall, one onto its side,
+each up within the same limits. And a sweep: box man and Mixamo man, felled at the chest by 300 and 450 N·s from six directions;
+every felled figure gets up within the same limits. The spec's table is printed (``-s``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from motion import getup as G
+
+from ae3d import engine, motion, physics
+
+TURN = 6.0        # deg a step, any drawn bone
+HIPS = 40.0       # mm a step, the drawn hips
+HAND_TURN = 1.0   # deg at the hand-over
+HAND_MOVE = 5.0   # mm
+DEPTH = 0.03      # m into the ground
+LEAN = 10.0       # deg, the next second
+FACING = 30.0     # deg
+WAYS = ("face up", "face down", "limp")
+
+
+@pytest.fixture(scope="module")
+def scene():
+    out = G.spec_scene()
+    print()
+    print(G.table(out["rows"]))
+    print(f"the blended figure: {out['blend_steps']} steps, the worst drawn bone "
+          f"{out['blend_turn']:.2f}° a step")
+    return out, {r["name"]: r for r in out["rows"]}
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_gets_up_by_itself_half_a_second_after_it_settles(scene, way):
+    _, rows = scene
+    r = rows[way]
+    assert r["up"]
+    assert abs(r["wait"] - G.GET_UP_AFTER) <= G.DT + 1e-9
+
+
+def test_ways_match_how_they_lie(scene):
+    from ae3d.motion import _layout as ML
+    _, rows = scene
+    assert rows["face up"]["way"] == ML.WAY_FACE_UP
+    assert rows["face down"]["way"] == ML.WAY_FACE_DOWN
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_worst_turn_and_hips_a_step(scene, way):
+    _, rows = scene
+    assert rows[way]["turn"] <= TURN
+    assert rows[way]["hips"] <= HIPS
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_hand_over_to_the_animation(scene, way):
+    _, rows = scene
+    r = rows[way]
+    assert r["hand_turn"] <= HAND_TURN and r["hand_move"] <= HAND_MOVE
+    # the drawing's own step across it is no jump either
+    assert r["hand_draw_turn"] <= HAND_TURN and r["hand_draw_move"] <= HAND_MOVE
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_lowest_body_on_the_way_up(scene, way):
+    _, rows = scene
+    assert rows[way]["depth"] <= DEPTH
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_up_it_stands_upright(scene, way):
+    _, rows = scene
+    assert rows[way]["lean"] < LEAN
+
+
+@pytest.mark.parametrize("way", ("face up", "face down"))
+def test_facing_where_its_feet_or_head_lay(scene, way):
+    _, rows = scene
+    assert rows[way]["facing"] <= FACING
+
+
+def test_ends_in_the_mode_it_gets_up_to_and_records_it(scene):
+    _, rows = scene
+    assert rows["face up"]["ended"] == "powered" and rows["face up"]["record"] == "powered"
+    assert rows["face down"]["ended"] == "powered" and rows["face down"]["record"] == "powered"
+    assert rows["limp"]["ended"] == "animated" and rows["limp"]["record"] == "animated"
+
+
+def test_the_blend_takes_15_steps(scene):
+    out, _ = scene
+    assert out["blend_steps"] == 15
+    assert out["blend_turn"] <= TURN
+
+
+def test_twice_the_same_bits(scene):
+    out, _ = scene
+    assert G.spec_scene()["digest"] == out["digest"]
+
+
+# ------------------------------------------------------------------------------ the calls
+@pytest.fixture()
+def lying():
+    """A bare reference ragdoll POWERED, felled backwards and left to lie (no rig)."""
+    from ae3d import human
+    e = engine.Engine()
+    physics.ground(e)
+    r = physics.ragdoll(e, "r", (0.0, 0.0, 0.0), 8.0, 8.0, 1.0)
+    b = motion.active_ragdoll(r)
+    motion.attach(e, b)
+    motion.set_mode(b, motion.POWERED)
+    e.run(seconds=0.5)
+    chest = human.BONE_SPINE_03
+    motion.hit(b, chest, physics.ragdoll_pose(r)[0][chest], (0.0, 0.0, -400.0))
+    e.run(seconds=2.0)
+    yield e, b
+    e.close()
+
+
+def test_get_up_without_a_rig_and_set_mode_ends_it(lying):
+    e, b = lying
+    assert motion.down(b)
+    assert motion.get_up(b) is True
+    assert motion.getting_up(b) and motion.mode(b) == motion.GETTING_UP
+    assert motion.get_up(b) is False          # already on its way
+    with pytest.raises(ValueError, match="got to, not set"):
+        motion.set_mode(b, motion.GETTING_UP)
+    e.run(seconds=1.0)
+    motion.set_mode(b, motion.LIMP)           # ends it where it is
+    assert motion.mode(b) == motion.LIMP and not motion.getting_up(b)
+    e.run(seconds=1.5)
+    assert motion.down(b)
+    assert motion.get_up(b)
+    e.run(seconds=3.0)
+    assert motion.mode(b) == motion.ANIMATED  # it was LIMP: it ends ANIMATED
+    assert not motion.down(b)
+    assert motion.lean(b) < math.radians(LEAN)
+
+
+def test_standing_is_not_down_and_does_not_get_up():
+    e = engine.Engine()
+    physics.ground(e)
+    r = physics.ragdoll(e, "r", (0.0, 0.0, 0.0), 8.0, 8.0, 1.0)
+    b = motion.active_ragdoll(r)
+    motion.attach(e, b)
+    motion.set_mode(b, motion.POWERED)
+    motion.set_get_up(b, 0.1)
+    e.run(seconds=1.0)
+    assert not motion.down(b)
+    assert motion.get_up(b) is False
+    assert motion.mode(b) == motion.POWERED
+    e.close()
+
+
+# ------------------------------------------------------------------------------ the sweep
+SWEEP_STRENGTHS = (300.0, 450.0)
+SWEEP_DIRECTIONS = (0.0, 60.0, 120.0, 180.0, 240.0, 300.0)
+
+
+@pytest.fixture(scope="module", params=["boxman.glb", "mixamo_man.glb"])
+def swept(request):
+    rows = G.sweep(request.param, SWEEP_STRENGTHS, SWEEP_DIRECTIONS)
+    print()
+    print(request.param)
+    for r in rows:
+        print(f"  {r['name']}: felled {r['felled']}, up {r['up']} ({r['ended']}), way "
+              f"{r['way']}, {r['turn']:.1f}°, {r['hips']:.0f} mm, hand-over "
+              f"{r['hand_turn']:.2f}° {r['hand_move']:.1f} mm, {1000 * r['depth']:.0f} mm "
+              f"under, lean {r['lean']:.1f}°, facing {r['facing']:.0f}°")
+    return rows
+
+
+def test_sweep_every_felled_figure_gets_up_within_the_limits(swept):
+    felled = [r for r in swept if r["felled"]]
+    assert len(felled) >= len(swept) // 2
+    for r in felled:
+        assert r["up"], r["name"]
+        assert r["turn"] <= TURN and r["hips"] <= HIPS, r["name"]
+        assert r["hand_turn"] <= HAND_TURN and r["hand_move"] <= HAND_MOVE, r["name"]
+        assert r["depth"] <= DEPTH, r["name"]
+        assert r["lean"] < LEAN, r["name"]
+        assert r["facing"] <= FACING, r["name"]
+
+
+# ------------------------------------------------------------------------------ beyond the spec
+@pytest.fixture(scope="module")
+def beyond():
+    out = G.beyond_scene()
+    print()
+    for r in out["rows"]:
+        print(f"  {r['name']}: up {r['up']} ({r['ended']}), way {r['way']}, {r['turn']:.1f}°, "
+              f"{r['hips']:.0f} mm, hand-over {r['hand_turn']:.2f}° {r['hand_move']:.1f} mm, "
+              f"{1000 * r['depth']:.0f} mm under y = 0, lean {r['lean']:.1f}°, facing "
+              f"{r['facing']:.0f}°")
+    print(f"  the slope: {1000 * out['slope_depth']:.1f} mm into it at the deepest")
+    return out, {r["name"]: r for r in out["rows"]}
+
+
+@pytest.mark.parametrize("name", ("slope", "wall", "side"))
+def test_slope_wall_and_side_get_up_within_the_limits(beyond, name):
+    out, rows = beyond
+    r = rows[name]
+    assert r["up"]
+    assert r["turn"] <= TURN and r["hips"] <= HIPS
+    assert r["hand_turn"] <= HAND_TURN and r["hand_move"] <= HAND_MOVE
+    assert (out["slope_depth"] if name == "slope" else r["depth"]) <= DEPTH
+    assert r["lean"] < LEAN
+    assert r["facing"] <= FACING
