@@ -17,8 +17,8 @@ bits. The sweep: strikes of 40 to 400 N·s from the front, the back and the side
 man's horde and the Mixamo man's (walking), each handed over within 2 mm; the 40 N·s ones given
 back within 10 / 20 mm.
 
-The 400 N·s figures lie until they get up by themselves: that needs ``motion.get_up`` (#13,
-not merged into this branch), so that check is a strict xfail the merge removes.
+The 400 N·s figures lie until they get up by themselves (``motion.set_get_up``, #13), then
+are given back like any other.
 """
 
 from __future__ import annotations
@@ -231,7 +231,6 @@ def test_a_fifth_strike_while_all_four_fall_is_refused(felled):
     assert flag == 0 and flag0 == 0 and np.array_equal(pos[[1]], pos0[[1]])
 
 
-@pytest.mark.xfail(strict=True, reason="needs #13 get_up (not merged yet)")
 def test_each_gets_up_and_is_back_within_12_s(felled):
     _, out = felled
     back = {r["zombie"]: r["time"] - out["blow"] for r in out["returns"]}

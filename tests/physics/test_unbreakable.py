@@ -144,7 +144,11 @@ def _check_no_tear(res):
     k = int(np.argmax(over))
     assert over[k] <= 0.0, (f"{res['speed'][k]:.1f} m/s over {res['limit'][k]:.1f} at "
                             f"{_name(res, k)}")
+
+
+def _check_depth(res):
     depth, at = _worst(res, "depth")
+    print(f"deepest body under the ground {depth * 100:.2f} cm ({at})")
     assert depth <= B.DEPTH, f"{depth:.3f} m under the ground at {at}"
 
 
@@ -173,6 +177,15 @@ def test_boxman_no_tear(boxmen):
     _check_no_tear(boxmen)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "measured: 3.18 cm under the ground (LIMP, on the ground, thigh_l, 600 N·s); 3 cm held. "
+    "It was 2.92 cm before the contacts took their effective masses from the current pose "
+    "(the change that holds the busy scene and the falls sweep); the leg is driven into the "
+    "ground within the step of the blow, whose response through the joints has no contact row"))
+def test_boxman_never_into_the_ground(boxmen):
+    _check_depth(boxmen)
+
+
 @pytest.mark.xfail(strict=True, reason=MEASURED["test_boxman_gaps_back_within_a_tenth"])
 def test_boxman_gaps_back_within_a_tenth(boxmen):
     _check_back(boxmen)
@@ -189,6 +202,10 @@ def test_boxman_limp_zero_g_only_loses_energy(boxmen):
 
 def test_reference_no_tear(reference):
     _check_no_tear(reference)
+
+
+def test_reference_never_into_the_ground(reference):
+    _check_depth(reference)
 
 
 @pytest.mark.xfail(strict=True, reason=MEASURED["test_reference_gaps_back_within_a_tenth"])
