@@ -2,7 +2,8 @@
 
 From left to right: the tracker, bowing (its clip played by its muscles); one shoved, 60 N·s at
 the chest; one felled, 400 N·s at the chest; one struck in the right arm, 8 N·s (the arm drops
-and comes back up); one that goes limp; one ANIMATED on its clip until a ball thrown at its chest
+and comes back up, and the left hand comes across to clutch it: the hand to the wound, #698, on
+by default); one that goes limp; one ANIMATED on its clip until a ball thrown at its chest
 strikes it, which makes it POWERED (#581; it is put back on its clip before each throw). The blows
 land a second in, and again every few seconds.
 

@@ -57,6 +57,9 @@ from ._pose import drawn_pose, pose
 from ._service import Motion
 from ._settings import Settings, set_settings, settings
 
+# the hand to the wound (#698), _wound.py
+from ._wound import WoundSettings, hit_reaction, set_hit_reaction, wound  # noqa: E402
+
 FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
 __all__ = [
@@ -67,4 +70,6 @@ __all__ = [
     "motion_of", "motion_step", "on_figure", "on_skeleton", "pose", "record", "set_animation",
     "set_get_up", "set_mode", "set_protective", "set_recovery", "set_settings", "set_strength",
     "settings", "strength",
+    # the hand to the wound (#698)
+    "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
 ]

@@ -56,7 +56,13 @@ F_FALL_DIR = 17    # 17..19 the way of the fall: the pelvis's up over the ground
 # owner _landing.py
 F_HOLD = 20        # share of each budget the held shape is kept on (0: no shape held)
 F_STILL_T = 21     # s the trunk (pelvis and chest) has been still (slower than still_speed)
-FF_COUNT = 22
+# owner _wound.py (the hand to the wound, #698)
+F_WOUND_T = 22     # s left of the wound held (answered while > 0)
+F_WOUND_SHARE = 23 # 0..1: the share of the struck bone's muscle the blow took
+F_WOUND_P = 24     # 24..26 the point struck, in the struck bone's body frame (m)
+F_WOUND_N = 27     # 27..29 its outward way from the bone's axis, in that frame (unit)
+F_WOUND_V0 = 30    # 30..32 the centre of mass velocity before the blow (m/s, world)
+FF_COUNT = 33
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -91,7 +97,18 @@ F_LAND = 20        # LAND_NONE, LAND_DOWN (landed, 40 %), LAND_CAUGHT (full stre
 F_LAND_N = 21      # steps the landing's lean and pelvis have held
 F_LYING = 22       # 1: landed and still (lying(body))
 F_SHAPE_NEW = 23   # 1: the shape to hold is taken at the next pre_step (landed this step)
-FI_COUNT = 24
+# owner _wound.py (the hand to the wound, #698)
+F_WOUND_OFF = 24   # 1: set_hit_reaction(body, False) (0, the default: blows are answered)
+F_WOUND = 25       # WOUND_NONE, WOUND_JUDGED (the blow's throw judged after its step), WOUND_HELD
+F_WOUND_BONE = 26  # the bone struck (while F_WOUND != WOUND_NONE)
+F_WOUND_HAND = 27  # the arm that comes to it: 0 left, 1 right, -1 none (a fold or a knee only)
+F_WOUND_AIMED = 28 # 1 while the wound's aims are set on the joints
+FI_COUNT = 29
+
+# the wound's states (F_WOUND)
+WOUND_NONE = 0
+WOUND_JUDGED = 1   # struck this step: answered only if the body keeps under wound_throws after it
+WOUND_HELD = 2     # the hand on the wound, the spine folded or the knee bent
 
 # the landing's states (F_LAND)
 LAND_NONE = 0
@@ -121,7 +138,9 @@ PB_FROM_Q = 23     # 23..26 the pose blended from (BLEND_TO_ANIMATION)
 PB_FROM_T = 27     # 27..29
 # owner _landing.py
 PB_HELD_Q = 30     # 30..33 the shape held once landed: the joint's body-relative rotation
-PBF_COUNT = 34
+# owner _wound.py
+PB_REACH_D = 34    # 34..36 an arm bone's aimed way toward the wound, in the chest's frame (unit)
+PBF_COUNT = 37
 
 # ---------------------------------------------------------------- per bone: int64 (cap, MAXB, ..)
 # owner _service.py
@@ -180,4 +199,14 @@ S_HOLD_BRAKE = 26      # rad
 S_STILL_SPEED = 27     # m/s
 S_LIE_STEPS = 28       # steps
 S_CAUGHT_STILL = 29    # s
-PRM_COUNT = 31
+# owner _wound.py
+S_WOUND_HOLD = 31      # s
+S_WOUND_MIN_SHARE = 32 # share
+S_WOUND_THROWS = 33    # m/s
+S_WOUND_TURN = 34      # rad/s
+S_WOUND_FOLD = 35      # rad
+S_WOUND_KNEE = 36      # rad
+S_WOUND_WEAK = 37      # share
+S_WOUND_POLE_OUT = 38  # share
+S_WOUND_POLE_BEHIND = 39 # share
+PRM_COUNT = 40

@@ -22,6 +22,7 @@ from ._landing import LandingSettings
 from ._layout import PRM_COUNT
 from ._modes import ModesSettings
 from ._muscles import MusclesSettings
+from ._wound import WoundSettings
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Settings:
     hits: HitsSettings = field(default_factory=HitsSettings)
     fall: FallSettings = field(default_factory=FallSettings)
     landing: LandingSettings = field(default_factory=LandingSettings)
+    wound: WoundSettings = field(default_factory=WoundSettings)
 
 
 DEFAULT = Settings()
