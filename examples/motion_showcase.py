@@ -11,7 +11,9 @@ In front of them, the protective fall (issue 12): three protected fallers, each 
 twin (``set_protective(False)``), felled once a second in: over backwards (400 N·s at the chest
 from the front), forwards (440 from behind) and sideways (400 from its right). The protected reach
 for the ground with straight arms, tuck the head, give at the knees, land and lie holding the
-shape they landed in; the twins fall stiff.
+shape they landed in; the twins fall stiff. At the end of that row, a writher (issue 15): felled
+over backwards, it writhes for 3 s where it lands (legs drawn up and let down, arms folded over
+its front), then lies still.
 
 In a window where there is a display; headless (EGL) into an MP4 where there is none:
 
@@ -43,6 +45,9 @@ FALLERS = {
     "sideways": ((400.0, 0.0, 0.0), True), "sideways twin": ((400.0, 0.0, 0.0), False),
 }
 FALLERS_Z = 3.0    # m: their row, in front of the first
+# hurt (issue 15): a faller that writhes for 3 s once down (motion.set_writhing), at the row's end
+FALLERS["writher"] = ((0.0, 0.0, -400.0), True)
+WRITHERS = {"writher": 3.0}
 
 
 class Blows(engine.PhaseProcessor):
@@ -114,6 +119,8 @@ def build(e):
         body = motion.on_figure(e, z)
         motion.set_mode(body, motion.POWERED)
         motion.set_protective(body, FALLERS[name][1])
+        if name in WRITHERS:
+            motion.set_writhing(body, WRITHERS[name])
         render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])
         row[name] = body
     e.add_processor(Blows(e, row), engine.priorities.HANDOVER_STEP + 50)

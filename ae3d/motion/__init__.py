@@ -60,6 +60,9 @@ from ._settings import Settings, set_settings, settings
 # the hand to the wound (#698), _wound.py
 from ._wound import WoundSettings, hit_reaction, set_hit_reaction, wound  # noqa: E402
 
+# down and hurt, writhing, _writhe.py
+from ._writhe import WritheSettings, set_writhing, writhe_over, writhing  # noqa: E402
+
 FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
 __all__ = [
@@ -72,4 +75,6 @@ __all__ = [
     "settings", "strength",
     # the hand to the wound (#698)
     "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
+    # writhing
+    "WritheSettings", "set_writhing", "writhe_over", "writhing",
 ]

@@ -62,7 +62,10 @@ F_WOUND_SHARE = 23 # 0..1: the share of the struck bone's muscle the blow took
 F_WOUND_P = 24     # 24..26 the point struck, in the struck bone's body frame (m)
 F_WOUND_N = 27     # 27..29 its outward way from the bone's axis, in that frame (unit)
 F_WOUND_V0 = 30    # 30..32 the centre of mass velocity before the blow (m/s, world)
-FF_COUNT = 33
+# owner _writhe.py (down and hurt, a POWERED figure writhes)
+F_WRITHE_S = 33    # s it writhes for once landed (set_writhing; 0: it doesn't)
+F_WRITHE_T = 34    # s since it started writhing
+FF_COUNT = 35
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -103,7 +106,17 @@ F_WOUND = 25       # WOUND_NONE, WOUND_JUDGED (the blow's throw judged after its
 F_WOUND_BONE = 26  # the bone struck (while F_WOUND != WOUND_NONE)
 F_WOUND_HAND = 27  # the arm that comes to it: 0 left, 1 right, -1 none (a fold or a knee only)
 F_WOUND_AIMED = 28 # 1 while the wound's aims are set on the joints
-FI_COUNT = 29
+# owner _writhe.py
+F_WRITHE = 29      # WRITHE_NONE, _ON (writhing), _DONE (over: lies still), _DOWN (let go)
+F_WRITHE_FACE = 30 # 1: it lies face down (decided as it starts)
+F_STRUCK_LAST = 31 # the bone a hit struck last (-1: none; _wound.wounded writes it)
+FI_COUNT = 32
+
+# writhing's states (F_WRITHE)
+WRITHE_NONE = 0
+WRITHE_ON = 1
+WRITHE_DONE = 2
+WRITHE_DOWN = 3    # caught on hands and knees, let go: it writhes once it lies
 
 # the wound's states (F_WOUND)
 WOUND_NONE = 0
@@ -140,7 +153,9 @@ PB_FROM_T = 27     # 27..29
 PB_HELD_Q = 30     # 30..33 the shape held once landed: the joint's body-relative rotation
 # owner _wound.py
 PB_REACH_D = 34    # 34..36 an arm bone's aimed way toward the wound, in the chest's frame (unit)
-PBF_COUNT = 37
+# owner _writhe.py
+PB_REST_Q = 37     # 37..40 the joint's rest place under its parent (body-relative, the ragdoll's)
+PBF_COUNT = 41
 
 # ---------------------------------------------------------------- per bone: int64 (cap, MAXB, ..)
 # owner _service.py
@@ -209,4 +224,17 @@ S_WOUND_KNEE = 36      # rad
 S_WOUND_WEAK = 37      # share
 S_WOUND_POLE_OUT = 38  # share
 S_WOUND_POLE_BEHIND = 39 # share
-PRM_COUNT = 40
+# owner _writhe.py
+S_WR_LEG_PERIOD = 40   # s
+S_WR_HIP = 41          # rad
+S_WR_KNEE = 42         # rad
+S_WR_SHOULDER_FWD = 43 # rad
+S_WR_SHOULDER_IN = 44  # rad
+S_WR_ELBOW = 45        # rad
+S_WR_ROCK = 46         # rad
+S_WR_ROCK_PERIOD = 47  # s
+S_WR_REST_SHARE = 48   # share
+S_WR_FACE_HIP = 49     # rad
+S_WR_FACE_KNEE = 50    # rad
+S_WR_FACE_ARMS = 51    # share
+PRM_COUNT = 52

@@ -23,6 +23,7 @@ from ._layout import PRM_COUNT
 from ._modes import ModesSettings
 from ._muscles import MusclesSettings
 from ._wound import WoundSettings
+from ._writhe import WritheSettings
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,13 @@ class Settings:
     fall: FallSettings = field(default_factory=FallSettings)
     landing: LandingSettings = field(default_factory=LandingSettings)
     wound: WoundSettings = field(default_factory=WoundSettings)
+    writhe: WritheSettings = field(default_factory=WritheSettings)
 
 
 DEFAULT = Settings()
 # the values the kernels or the façade divide by: they must be positive
-_DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed"}
+_DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed", "leg_period",
+               "rock_period"}
 
 
 def check(settings: Any) -> Settings:

@@ -20,6 +20,8 @@ pre_step (before the physics step)
                    spring (ANIMATED, GETTING_UP, ACTING); a landed figure's held shape _muscles.py
   3. balance_pre   the lean; the upright anchor's cap (let go, the fall's assist, landed
                    let go) and the heading hold                                     _balance.py
+  3a. writhe_pre   POWERED, landed, writhing set: the legs and arms' bends on their muscle,
+                   the rest on 15 %; caught, let go; over, the shape held           _writhe.py
   3b. wound_pre    POWERED, standing, a wound held: the hand to it, the spine's fold or the
                    knee as aims (before the fall's, which take over when it falls)  _wound.py
   4. fall_pre      POWERED, protective, falling, not landed: the reach, tuck, knees and
@@ -74,6 +76,7 @@ from ._modes import from_animation, modes_pre
 from ._muscles import muscles_pre
 from ._pose import pose_figure, read_rig
 from ._wound import wound_post, wound_pre
+from ._writhe import writhe_pre
 
 
 @njit(cache=True, _nrt=False)
@@ -126,6 +129,8 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
         changed = muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji) or changed
         changed = balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local,
                               bf, af, si) or changed
+        changed = writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, bf,
+                             jf, ji, af) or changed
         changed = wound_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, bf,
                             jf, ji) or changed
         changed = fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf,

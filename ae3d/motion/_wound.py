@@ -68,6 +68,7 @@ from ._layout import (
     F_MODE,
     F_NBONES,
     F_STRENGTH,
+    F_STRUCK_LAST,
     F_WOUND,
     F_WOUND_AIMED,
     F_WOUND_BONE,
@@ -442,6 +443,7 @@ def wounded(m: Motion, b: int, point: np.ndarray) -> None:
     POWERED, answers blows, and the blow took at least min_share of the bone's muscle."""
     s = service(m.engine)
     f = m.slot
+    s.fi[f, F_STRUCK_LAST] = b          # writhing leaves the arm struck last out (_writhe.py)
     if int(s.fi[f, F_WOUND_OFF]) != 0 or int(s.fi[f, F_MODE]) != POWERED:
         return
     if int(s.fi[f, F_FALLING]) != 0 or int(s.fi[f, F_LAND]) != LAND_NONE:

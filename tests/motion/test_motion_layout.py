@@ -26,11 +26,15 @@ WIDE = {"F_ANIM_POS": 3, "F_ANIM_ROT": 4, "PB_TARGET": 4, "PB_PREV_P": 3, "PB_PR
         "RB_FROM_Q": 4, "RB_FROM_T": 3, "F_FALL_DIR": 3, "PB_HELD_Q": 4}
 # the hand to the wound's (_wound.py)
 WIDE.update({"F_WOUND_P": 3, "F_WOUND_N": 3, "F_WOUND_V0": 3, "PB_REACH_D": 3})
+# writhing's (_writhe.py)
+WIDE.update({"PB_REST_Q": 4})
 FLOAT_F = ("F_STRENGTH", "F_RECOVERY", "F_ANIM_POS", "F_ANIM_ROT", "F_SPRING_HZ", "F_LEAN",
            "F_MAX_LEAN", "F_LETGO", "F_BLEND_T", "F_RIG_BLEND_T", "F_GET_UP", "F_STRUCK_J",
            "F_FALL_DIR", "F_HOLD", "F_STILL_T")
 # the hand to the wound's (_wound.py)
 FLOAT_F += ("F_WOUND_T", "F_WOUND_SHARE", "F_WOUND_P", "F_WOUND_N", "F_WOUND_V0")
+# writhing's (_writhe.py)
+FLOAT_F += ("F_WRITHE_S", "F_WRITHE_T")
 
 
 def _tile(cols, count):
