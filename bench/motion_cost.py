@@ -39,6 +39,7 @@ def main() -> None:
     rows += _falls_table()
     rows += _stepping_table()   # stepping (issue 14)
     rows += _get_up_table()     # the ways up (issue 13)
+    rows += _writhe_table()     # hurt (issue 15)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"bench": "motion_cost", "steps": args.steps, "rows": rows}, fh, indent=1)
@@ -200,6 +201,59 @@ def _get_up_table() -> list:
                      "figure_us": round(frame_us / 32, 1),
                      "motion_figure_us": round(motion_us / 32, 2), "getting_up": n_in})
         print(f"{threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs {n_in:>11}")
+    return rows
+
+
+# ------------------------------------------------------------------------------ hurt (issue 15)
+def _writhe_table() -> list:
+    """32 protected figures felled by 400 N·s at the chest (four ways in turn), each writhing 5 s
+    once down (``motion.set_writhing``), timed from 1.5 s after the blows (60 steps), on 1 and on
+    every thread: the step per figure and the motion's own pre- and post-step share."""
+    import math
+
+    import numpy as np
+
+    from ae3d import engine, human, motion
+
+    rows = []
+    top = physics.max_threads()
+    print("32 writhers, 400 N·s at the chest, writhing 5 s: from 1.5 s after the blows")
+    print(f"{'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'writhing':>9}")
+    for threads in (1, top):
+        e = engine.Engine()
+        physics.set_threads(e, threads)
+        physics.ground(e)
+        figs = []
+        for k in range(32):
+            r = physics.ragdoll(e, f"w{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0, 1.0)
+            b = motion.active_ragdoll(r)
+            motion.attach(e, b)
+            motion.set_mode(b, motion.POWERED)
+            motion.set_writhing(b, 5.0)
+            figs.append((r, b))
+        e.run(seconds=0.5)
+        for k, (r, b) in enumerate(figs):
+            a = 0.5 * math.pi * (k % 4)
+            p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
+            motion.hit(b, human.BONE_SPINE_03, p, 400.0 * np.array([math.sin(a), 0.0, math.cos(a)]))
+        e.run(seconds=1.5)
+        steps = 60
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            e.frame(e.fixed_dt)
+        frame_us = (time.perf_counter() - t0) / steps * 1e6
+        s = e.services["motion"]
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            s.pre(1, e.fixed_dt)
+            s.post(1)
+        motion_us = (time.perf_counter() - t0) / steps * 1e6
+        n_in = sum(motion.writhing(b) for _, b in figs)
+        e.close()
+        rows.append({"state": "writhing", "figures": 32, "threads": threads,
+                     "figure_us": round(frame_us / 32, 1),
+                     "motion_figure_us": round(motion_us / 32, 2), "writhing": n_in})
+        print(f"{threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs {n_in:>9}")
     return rows
 
 

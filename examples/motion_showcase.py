@@ -3,7 +3,8 @@
 From left to right: the tracker, bowing (its clip played by its muscles); one shoved from behind,
 240 N·s at the chest, which staggers out of it (issue 14: the spec's 300 N·s is past the physics's
 blow cap at the chest, the same push as a 390 N·s one, which falls); one felled, 400 N·s at the
-chest; one struck in the right arm, 8 N·s (the arm drops and comes back up); one that goes limp;
+chest; one struck in the right arm, 8 N·s (the arm drops and comes back up, and the left hand
+comes across to clutch it: the hand to the wound, #698, on by default); one that goes limp;
 one ANIMATED on its clip until a ball thrown at its chest strikes it, which makes it POWERED
 (#581; it is put back on its clip before each throw). The blows land a second in, and again
 every few seconds.
@@ -12,7 +13,9 @@ In front of them, the protective fall (issue 12): three protected fallers, each 
 twin (``set_protective(False)``), felled once a second in: over backwards (400 N·s at the chest
 from the front), forwards (440 from behind) and sideways (400 from its right). The protected reach
 for the ground with straight arms, tuck the head, give at the knees, land and lie holding the
-shape they landed in; the twins fall stiff.
+shape they landed in; the twins fall stiff. At the end of that row, a writher (issue 15): felled
+over backwards, it writhes for 3 s where it lands (legs drawn up and let down, arms folded over
+its front), then lies still.
 
 The felled and the limp get up by themselves once they have lain still a second
 (``set_get_up(body, 1.0)``, issue 13): face up they sit up, crouch and stand; face down they push
@@ -48,6 +51,9 @@ FALLERS = {
     "sideways": ((400.0, 0.0, 0.0), True), "sideways twin": ((400.0, 0.0, 0.0), False),
 }
 FALLERS_Z = 3.0    # m: their row, in front of the first
+# hurt (issue 15): a faller that writhes for 3 s once down (motion.set_writhing), at the row's end
+FALLERS["writher"] = ((0.0, 0.0, -400.0), True)
+WRITHERS = {"writher": 3.0}
 
 
 class Blows(engine.PhaseProcessor):
@@ -121,6 +127,8 @@ def build(e):
         body = motion.on_figure(e, z)
         motion.set_mode(body, motion.POWERED)
         motion.set_protective(body, FALLERS[name][1])
+        if name in WRITHERS:
+            motion.set_writhing(body, WRITHERS[name])
         render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])
         row[name] = body
     # the ways up (issue 13): the felled and the limp get up by themselves once they have lain

@@ -69,6 +69,12 @@ from ._stepping import (  # noqa: E402
     steps_taken,
 )
 
+# the hand to the wound (#698), _wound.py
+from ._wound import WoundSettings, hit_reaction, set_hit_reaction, wound  # noqa: E402
+
+# down and hurt, writhing, _writhe.py
+from ._writhe import WritheSettings, set_writhing, writhe_over, writhing  # noqa: E402
+
 FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
 __all__ = [
@@ -84,4 +90,8 @@ __all__ = [
     "steps_taken",
     # the ways up (_get_up.py)
     "GetUpSettings", "down", "get_up", "getting_up",
+    # the hand to the wound (#698)
+    "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
+    # writhing
+    "WritheSettings", "set_writhing", "writhe_over", "writhing",
 ]

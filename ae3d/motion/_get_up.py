@@ -76,6 +76,7 @@ from ._layout import (
     F_RESUME,
     F_RIG_BLEND,
     F_RIG_OWNED,
+    F_WRITHE,
     GETTING_UP,
     LIMP,
     PB_BODY,
@@ -94,6 +95,8 @@ from ._layout import (
     WAY_FACE_DOWN,
     WAY_FACE_UP,
     WAY_NONE,
+    WRITHE_DOWN,
+    WRITHE_ON,
 )
 from ._service import UP_LOCAL, Motion, check, service
 
@@ -243,7 +246,9 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
     mode = fi[f, F_MODE]
     pel = pbi[f, 0, PB_BODY]
     if mode != GETTING_UP or fi[f, F_GU_WAY] == WAY_NONE:
-        if ff[f, F_GET_UP] <= 0.0 or (mode != POWERED and mode != LIMP):
+        # writhing (or let go to writhe) is not lying still: set_get_up counts from its end
+        writhes = fi[f, F_WRITHE] == WRITHE_ON or fi[f, F_WRITHE] == WRITHE_DOWN
+        if ff[f, F_GET_UP] <= 0.0 or (mode != POWERED and mode != LIMP) or writhes:
             fi[f, F_GU_STILL_N] = 0
             ff[f, F_GU_STILL_T] = 0.0
             for c in range(3):

@@ -243,6 +243,9 @@ def hit(body: Motion, bone: int, point: Any, impulse: Any, use_cost: bool = Fals
     if int(s.fi[m.slot, F_MODE]) == ANIMATED:
         hand_over(m, POWERED)
     blow_takes(m, b, float(np.linalg.norm(j)), share)
+    # the hand to the wound (_wound.py): kept before the impulse, judged after its step
+    from ._wound import wounded
+    wounded(m, b, p)
     physics.apply_impulse(e, w.handle(slot), j, p)
 
 

@@ -46,6 +46,7 @@ from ._layout import (
     F_LYING,
     F_SHAPE_NEW,
     F_STILL_T,
+    F_WRITHE,
     LAND_CAUGHT,
     LAND_DOWN,
     LAND_NONE,
@@ -60,6 +61,8 @@ from ._layout import (
     S_LAND_STEPS,
     S_LIE_STEPS,
     S_STILL_SPEED,
+    WRITHE_DOWN,
+    WRITHE_ON,
 )
 from ._service import Motion, check, service
 
@@ -197,7 +200,9 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
         return True
     # after lying (or being caught) still, the trunk moving again: it falls again
     settled = fi[f, F_LYING] != 0 or st == LAND_CAUGHT
-    if settled and not still:
+    # a writhing figure, or one let go to writhe, moves on purpose (_writhe.py): that is no fall
+    writhes = fi[f, F_WRITHE] == WRITHE_ON or fi[f, F_WRITHE] == WRITHE_DOWN
+    if settled and not still and not writhes:
         _reset(f, fi, ff)
         return True
     if st == LAND_DOWN and fi[f, F_LYING] == 0:

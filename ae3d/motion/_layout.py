@@ -71,7 +71,16 @@ F_GU_MOVE = 42     # 42 the last key's turn about +Y (rad); 43..45 its move (m):
 F_GU_KEY_P = 46    # 46..54 keys 0..2: the pelvis body's position (m)
 F_GU_BASE_P = 55   # 55..57 the animation's pelvis position, kept (a figure without a rig)
 F_GU_BASE_Q = 58   # 58..61 its rotation
-FF_COUNT = 62
+# owner _wound.py (the hand to the wound, #698)
+F_WOUND_T = 62     # s left of the wound held (answered while > 0)
+F_WOUND_SHARE = 63 # 0..1: the share of the struck bone's muscle the blow took
+F_WOUND_P = 64     # 64..66 the point struck, in the struck bone's body frame (m)
+F_WOUND_N = 67     # 67..69 its outward way from the bone's axis, in that frame (unit)
+F_WOUND_V0 = 70    # 70..72 the centre of mass velocity before the blow (m/s, world)
+# owner _writhe.py (down and hurt, a POWERED figure writhes)
+F_WRITHE_S = 73    # s it writhes for once landed (set_writhing; 0: it doesn't)
+F_WRITHE_T = 74    # s since it started writhing
+FF_COUNT = 75
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -132,12 +141,33 @@ F_GU_STILL_N = 31  # steps the pelvis has moved less than still_move
 F_GU_DUE = 32      # 1: set_get_up's time is up; the way up starts after this step
 F_GU_DONE = 33     # 1: the way up has reached its last key; handed back after this step
 F_GU_SOLES = 34    # bit k: stage k keeps the soles' middle where its keys have it
-FI_COUNT = 35
 
 # the ways up (F_GU_WAY)
 WAY_NONE = 0
 WAY_FACE_UP = 1    # the chest's front to the sky: sits up, crouches over its feet, stands
 WAY_FACE_DOWN = 2  # to the ground: hands and knees, feet under it, stands
+# owner _wound.py (the hand to the wound, #698)
+F_WOUND_OFF = 35   # 1: set_hit_reaction(body, False) (0, the default: blows are answered)
+F_WOUND = 36       # WOUND_NONE, WOUND_JUDGED (the blow's throw judged after its step), WOUND_HELD
+F_WOUND_BONE = 37  # the bone struck (while F_WOUND != WOUND_NONE)
+F_WOUND_HAND = 38  # the arm that comes to it: 0 left, 1 right, -1 none (a fold or a knee only)
+F_WOUND_AIMED = 39 # 1 while the wound's aims are set on the joints
+# owner _writhe.py
+F_WRITHE = 40      # WRITHE_NONE, _ON (writhing), _DONE (over: lies still), _DOWN (let go)
+F_WRITHE_FACE = 41 # 1: it lies face down (decided as it starts)
+F_STRUCK_LAST = 42 # the bone a hit struck last (-1: none; _wound.wounded writes it)
+FI_COUNT = 43
+
+# writhing's states (F_WRITHE)
+WRITHE_NONE = 0
+WRITHE_ON = 1
+WRITHE_DONE = 2
+WRITHE_DOWN = 3    # caught on hands and knees, let go: it writhes once it lies
+
+# the wound's states (F_WOUND)
+WOUND_NONE = 0
+WOUND_JUDGED = 1   # struck this step: answered only if the body keeps under wound_throws after it
+WOUND_HELD = 2     # the hand on the wound, the spine folded or the knee bent
 
 # the landing's states (F_LAND)
 LAND_NONE = 0
@@ -172,7 +202,11 @@ PB_GU_KEY_Q = 34   # 34..45 keys 0..2: local rotations (row 0 the pelvis's world
 PB_GU_BASE_Q = 46  # 46..49 the animation's targets, kept (a figure without a rig)
 PB_GU_P = 50       # 50..52 the way's body in the world this step (m; a dressed figure's drawing)
 PB_GU_Q = 53       # 53..56 its rotation
-PBF_COUNT = 57
+# owner _wound.py
+PB_REACH_D = 57    # 57..59 an arm bone's aimed way toward the wound, in the chest's frame (unit)
+# owner _writhe.py
+PB_REST_Q = 60     # 60..63 the joint's rest place under its parent (body-relative, the ragdoll's)
+PBF_COUNT = 64
 
 # ---------------------------------------------------------------- per bone: int64 (cap, MAXB, ..)
 # owner _service.py
@@ -261,4 +295,27 @@ S_GU_STILL_MOVE = 55   # m a step
 S_GU_STILL_STEPS = 56  # steps
 S_GU_DOWN_LEAN = 57    # rad
 S_GU_DOWN_DROP = 58    # m
-PRM_COUNT = 59
+# owner _wound.py
+S_WOUND_HOLD = 59      # s
+S_WOUND_MIN_SHARE = 60 # share
+S_WOUND_THROWS = 61    # m/s
+S_WOUND_TURN = 62      # rad/s
+S_WOUND_FOLD = 63      # rad
+S_WOUND_KNEE = 64      # rad
+S_WOUND_WEAK = 65      # share
+S_WOUND_POLE_OUT = 66  # share
+S_WOUND_POLE_BEHIND = 67 # share
+# owner _writhe.py
+S_WR_LEG_PERIOD = 68   # s
+S_WR_HIP = 69          # rad
+S_WR_KNEE = 70         # rad
+S_WR_SHOULDER_FWD = 71 # rad
+S_WR_SHOULDER_IN = 72  # rad
+S_WR_ELBOW = 73        # rad
+S_WR_ROCK = 74         # rad
+S_WR_ROCK_PERIOD = 75  # s
+S_WR_REST_SHARE = 76   # share
+S_WR_FACE_HIP = 77     # rad
+S_WR_FACE_KNEE = 78    # rad
+S_WR_FACE_ARMS = 79    # share
+PRM_COUNT = 80

@@ -24,6 +24,8 @@ from ._layout import PRM_COUNT
 from ._modes import ModesSettings
 from ._muscles import MusclesSettings
 from ._stepping import SteppingSettings
+from ._wound import WoundSettings
+from ._writhe import WritheSettings
 
 
 @dataclass(frozen=True)
@@ -39,12 +41,14 @@ class Settings:
     landing: LandingSettings = field(default_factory=LandingSettings)
     stepping: SteppingSettings = field(default_factory=SteppingSettings)
     get_up: GetUpSettings = field(default_factory=GetUpSettings)
+    wound: WoundSettings = field(default_factory=WoundSettings)
+    writhe: WritheSettings = field(default_factory=WritheSettings)
 
 
 DEFAULT = Settings()
 # the values the kernels or the façade divide by: they must be positive
 _DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed",
-               "step_time", "stride", "stage"}
+               "step_time", "stride", "stage", "leg_period", "rock_period"}
 
 
 def check(settings: Any) -> Settings:

@@ -23,6 +23,10 @@ pre_step (before the physics step)
                    spring (ANIMATED, GETTING_UP, ACTING); a landed figure's held shape _muscles.py
   3. balance_pre   the lean; the upright anchor's cap (let go, the fall's assist, landed
                    let go) and the heading hold                                     _balance.py
+  3a. writhe_pre   POWERED, landed, writhing set: the legs and arms' bends on their muscle,
+                   the rest on 15 %; caught, let go; over, the shape held           _writhe.py
+  3b. wound_pre    POWERED, standing, a wound held: the hand to it, the spine's fold or the
+                   knee as aims (before the fall's, which take over when it falls)  _wound.py
   4. fall_pre      POWERED, protective, falling, not landed: the reach, tuck, knees and
                    spine as aims (after the muscles' targets); else the aims cleared _fall.py
   4b. stepping_pre POWERED, stepping, not falling or landed: the capture point; the swinging
@@ -34,6 +38,7 @@ pre_step (before the physics step)
 post_step (after it)
   1. hits_post     an ANIMATED figure's bodies marked for the struck scan           _hits.py
   2. balance_post  the lean, the most leant, falling                                _balance.py
+  2b. wound_post   a fresh wound judged: answered unless the blow threw the body    _wound.py
   3. hits_scan     the world's contacts: who was struck by a body (after the loop)  _hits.py
 read_rigs (before pre_step): read_rig, a dressed figure's animation from its rig    _pose.py
 pose_all (the pose phase): pose_figure, the pose drawn and the rig                   _pose.py
@@ -79,6 +84,8 @@ from ._modes import from_animation, modes_pre
 from ._muscles import muscles_pre
 from ._pose import pose_figure, read_rig
 from ._stepping import stepping_pre
+from ._wound import wound_post, wound_pre
+from ._writhe import writhe_pre
 
 
 @njit(cache=True, _nrt=False)
@@ -135,6 +142,10 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
         changed = muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji) or changed
         changed = balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local,
                               bf, af, si) or changed
+        changed = writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, bf,
+                             jf, ji, af) or changed
+        changed = wound_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, bf,
+                            jf, ji) or changed
         changed = fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf,
                            ji) or changed
         changed = stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf,
@@ -165,6 +176,7 @@ def post_step(want, n, ff, fi, pbi, prm, up_local, bf, bi, ji, mi, mf, nm, scan,
         if bi[pbi[f, 0, PB_BODY], B_PARKED] != 0:
             continue
         balance_post(f, fi[f, F_MODE] == POWERED, ff, fi, pbi, prm, up_local, bf)
+        wound_post(f, ff, fi, pbi, prm, bf)
     if not scan:
         return 0
     return hits_scan(ff, fi, pbi, bf, bi, mi, mf, nm, v0, owner, prm[S_STRUCK_SPEED])

@@ -35,6 +35,14 @@ FLOAT_F = ("F_STRENGTH", "F_RECOVERY", "F_ANIM_POS", "F_ANIM_ROT", "F_SPRING_HZ"
 # stepping (issue 14)
 WIDE.update({"F_CP": 3, "F_STEP_SPOT": 3, "F_PLANT": 6})
 FLOAT_F += ("F_CP", "F_STEP_T", "F_STEP_SPOT", "F_PLANT", "F_STEP_BEND", "F_STEP_DUR")
+# the hand to the wound's (_wound.py)
+WIDE.update({"F_WOUND_P": 3, "F_WOUND_N": 3, "F_WOUND_V0": 3, "PB_REACH_D": 3})
+# writhing's (_writhe.py)
+WIDE.update({"PB_REST_Q": 4})
+# the hand to the wound's (_wound.py)
+FLOAT_F += ("F_WOUND_T", "F_WOUND_SHARE", "F_WOUND_P", "F_WOUND_N", "F_WOUND_V0")
+# writhing's (_writhe.py)
+FLOAT_F += ("F_WRITHE_S", "F_WRITHE_T")
 
 
 def _tile(cols, count):

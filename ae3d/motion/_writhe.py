@@ -1,0 +1,365 @@
+"""Down and hurt, a POWERED figure writhes (spec: ``set_writhing(body, seconds)``, off by default;
+``writhing(body)`` says it is).
+
+Once a falling figure has landed (``_landing.py``'s ``LAND_DOWN``) it writhes for the seconds it
+was given, then lies still and settles, holding the shape it ends in (``writhing`` False,
+``writhe_over`` True: a get-up counts from then). A LIMP figure is past it. While it writhes:
+
+- its legs draw up together and let down once every ``leg_period``: the hips bend forward
+  ``hip`` rad and the knees ``knee`` at the top (knees bent less than the hips lift the feet);
+- its arms fold over its front: the shoulders forward ``shoulder_fwd`` and in ``shoulder_in``,
+  the elbows ``elbow``, rocking ``rock`` rad every ``rock_period``;
+- face down (the pelvis's front toward the ground as it starts) the knees bend ``face_knee``,
+  heels up behind, the hips only ``face_hip``, and the arms stay tucked on ``face_arms`` of
+  their muscle (#691);
+- it fades: full for the first half of its time, then less and less;
+- the limbs that writhe have all their muscle; the rest keep ``rest_share`` (the shape it landed
+  in let go: held, it holds every joint whatever the bends ask). A limb a blow left weak (under
+  half its muscle) or the arm struck last doesn't take part.
+
+Every bend is from the joint's rest place under its parent (``PB_REST_Q``, the ragdoll's rest
+targets, taken by ``set_writhing``), about the parent's own axes: the figure's forward and up
+carried from the pelvis (``fwd_local``, ``up_local``) through the rest places; the joints' limits
+keep it within their cones. Caught on its hands and knees (``LAND_CAUGHT``) it lets go: taken as
+landed down (no balance), its shape held on ``rest_share`` (``WRITHE_DOWN``), and it writhes for
+its seconds from where it comes to lie (``lying``).
+
+Not built: the fold toward where it was last struck (the arms fold straight over the front).
+
+Columns: ``F_WRITHE*``, ``F_STRUCK_LAST``, ``PB_REST_Q``. Settings: ``WritheSettings``. Verb:
+``writhe_pre`` (after the balance, before the fall's and the wound's aims, which are idle once
+landed). Units: s, rad.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ae3d import human, physics
+from ae3d._validate import nonneg
+from ae3d.physics._layout import (
+    A_TMAX,
+    B_QUAT,
+    DRIVE_AIM,
+    DRIVE_POSE,
+    J_DEADBAND,
+    J_DRIVE,
+    J_MOTOR_MAX,
+    J_PA,
+    J_QB,
+    J_TARGET,
+    J_TWIST_HI,
+    J_TWIST_LO,
+)
+
+from ._kin import qmul, qnorm, qrot
+from ._landing import _take_shape
+from ._layout import (
+    F_HOLD,
+    F_LAND,
+    F_LYING,
+    F_STILL_T,
+    F_STRENGTH,
+    F_STRUCK_LAST,
+    F_UPRIGHT,
+    F_WRITHE,
+    F_WRITHE_FACE,
+    F_WRITHE_S,
+    F_WRITHE_T,
+    LAND_CAUGHT,
+    LAND_DOWN,
+    PB_BODY,
+    PB_FULL,
+    PB_JOINT,
+    PB_LOSS,
+    PB_REST_Q,
+    S_HOLD_SHARE,
+    S_WR_ELBOW,
+    S_WR_FACE_ARMS,
+    S_WR_FACE_HIP,
+    S_WR_FACE_KNEE,
+    S_WR_HIP,
+    S_WR_KNEE,
+    S_WR_LEG_PERIOD,
+    S_WR_REST_SHARE,
+    S_WR_ROCK,
+    S_WR_ROCK_PERIOD,
+    S_WR_SHOULDER_FWD,
+    S_WR_SHOULDER_IN,
+    WRITHE_DONE,
+    WRITHE_DOWN,
+    WRITHE_NONE,
+    WRITHE_ON,
+)
+from ._service import Motion, check, service
+
+_PELVIS = human.BONE_PELVIS
+_SPINE1 = human.BONE_SPINE_01
+_CHEST = human.BONE_SPINE_03
+_ARMS = ((human.BONE_UPPERARM_L, human.BONE_LOWERARM_L),
+         (human.BONE_UPPERARM_R, human.BONE_LOWERARM_R))
+_LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
+         (human.BONE_THIGH_R, human.BONE_CALF_R))
+
+
+@dataclass(frozen=True)
+class WritheSettings:
+    """Writhing's tuned constants (packed into the parameter row by ``_settings.pack``)."""
+
+    leg_period: float = 1.7
+    """s: the legs draw up and let down once in this (spec: 1.7 s)."""
+    hip: float = 0.6
+    """rad: the hips bend forward this at the top (spec: 0.6)."""
+    knee: float = 0.2
+    """rad: the knees at the top (spec: 0.2; bent less than the hips, the feet lift)."""
+    shoulder_fwd: float = 0.7
+    """rad: the shoulders forward (spec: 0.7)."""
+    shoulder_in: float = 0.3
+    """rad: and in across the front (spec: 0.3)."""
+    elbow: float = 0.6
+    """rad: the elbows (spec: 0.6)."""
+    rock: float = 0.12
+    """rad: the arms rock forward and back this (spec: 0.12)."""
+    rock_period: float = 1.1
+    """s: once in this (spec: 1.1 s)."""
+    rest_share: float = 0.15
+    """share of their muscle the joints that don't writhe keep (spec: 15 %; strong, a limb not
+    bent drives toward its pose and pushes the body over)."""
+    face_hip: float = 0.1
+    """rad: face down, the hips hardly move (spec #691: drawn up, a knee went under the belly
+    and rolled the figure over)."""
+    face_knee: float = 1.0
+    """rad: face down, the knees bend, heels up behind (spec #691)."""
+    face_arms: float = 0.4
+    """share: face down, the arms stay tucked on this of their muscle (spec #691: 40 %)."""
+
+    def pack(self, row: np.ndarray) -> None:
+        row[S_WR_LEG_PERIOD] = self.leg_period
+        row[S_WR_HIP] = self.hip
+        row[S_WR_KNEE] = self.knee
+        row[S_WR_SHOULDER_FWD] = self.shoulder_fwd
+        row[S_WR_SHOULDER_IN] = self.shoulder_in
+        row[S_WR_ELBOW] = self.elbow
+        row[S_WR_ROCK] = self.rock
+        row[S_WR_ROCK_PERIOD] = self.rock_period
+        row[S_WR_REST_SHARE] = self.rest_share
+        row[S_WR_FACE_HIP] = self.face_hip
+        row[S_WR_FACE_KNEE] = self.face_knee
+        row[S_WR_FACE_ARMS] = self.face_arms
+
+
+# ------------------------------------------------------------------------------ the verbs
+@njit(cache=True, _nrt=False)
+def _unit(x, y, z):
+    n = math.sqrt(x * x + y * y + z * z)
+    if n < 1e-12:
+        return 0.0, 0.0, 0.0
+    return x / n, y / n, z / n
+
+
+@njit(cache=True, _nrt=False)
+def _cross(ax, ay, az, bx, by, bz):
+    return ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+
+
+@njit(cache=True, _nrt=False)
+def _axis_q(kx, ky, kz, a):
+    s = math.sin(0.5 * a)
+    return kx * s, ky * s, kz * s, math.cos(0.5 * a)
+
+
+@njit(cache=True, _nrt=False)
+def _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, budget):
+    """Joint of bone b driven toward (x, y, z, w) (body-relative) on ``budget`` N·m."""
+    j = pbi[f, b, PB_JOINT]
+    x, y, z, w = qnorm(x, y, z, w)
+    jf[j, J_TARGET] = x
+    jf[j, J_TARGET + 1] = y
+    jf[j, J_TARGET + 2] = z
+    jf[j, J_TARGET + 3] = w
+    jf[j, J_MOTOR_MAX] = budget
+    jf[j, J_DEADBAND] = 0.0
+    if ji[j, J_DRIVE] == DRIVE_AIM:
+        ji[j, J_DRIVE] = DRIVE_POSE
+
+
+@njit(cache=True, _nrt=False)
+def _rest(pbf, f, b):
+    return pbf[f, b, PB_REST_Q], pbf[f, b, PB_REST_Q + 1], pbf[f, b, PB_REST_Q + 2], \
+        pbf[f, b, PB_REST_Q + 3]
+
+
+@njit(cache=True, _nrt=False)
+def _turned(pbf, f, b, kx, ky, kz, a):
+    """The rest place of bone b turned ``a`` rad about (kx, ky, kz) of its parent's frame."""
+    rx, ry, rz, rw = _rest(pbf, f, b)
+    qx, qy, qz, qw = _axis_q(kx, ky, kz, a)
+    return qmul(qx, qy, qz, qw, rx, ry, rz, rw)
+
+
+@njit(cache=True, _nrt=False)
+def _hinged(pbf, f, b, jf, j, g):
+    """The rest place of hinge bone b turned ``g`` rad toward its bend."""
+    if jf[j, J_TWIST_HI] < -jf[j, J_TWIST_LO]:
+        g = -g
+    fx, fy, fz, fw = jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]
+    s = math.sin(0.5 * g)
+    rx, ry, rz, rw = qmul(fx, fy, fz, fw, s, 0.0, 0.0, math.cos(0.5 * g))
+    rx, ry, rz, rw = qmul(rx, ry, rz, rw, -fx, -fy, -fz, fw)
+    tx, ty, tz, tw = _rest(pbf, f, b)
+    return qmul(tx, ty, tz, tw, rx, ry, rz, rw)
+
+
+@njit(cache=True, _nrt=False)
+def _muscle(f, b, ff, pbf):
+    return pbf[f, b, PB_FULL] * ff[f, F_STRENGTH] * (1.0 - pbf[f, b, PB_LOSS])
+
+
+@njit(cache=True, _nrt=False)
+def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, bf, jf, ji, af):
+    """Before the physics step (after the muscles and the balance), figure f's writhing: started
+    once it has landed down, the bends driven on the writhing limbs' full muscle and the rest on
+    ``rest_share``; over when its time is up (the shape it ends in held); caught on its hands and
+    knees, let go. Returns True when the joints' drive changed (the figure is woken)."""
+    if not powered or ff[f, F_WRITHE_S] <= 0.0:
+        return False
+    st = fi[f, F_WRITHE]
+    land = fi[f, F_LAND]
+    rest_share = prm[S_WR_REST_SHARE]
+    if st == WRITHE_DONE:
+        return False
+    if st == WRITHE_NONE and land == LAND_CAUGHT:
+        # caught on hands and knees: it lets go (taken as down: no balance; its shape held on
+        # rest_share) and writhes once it lies. Left to land again, a kneeling box man slumped
+        # to 1.1 rad of lean, under the landing's 1.2, and was caught again and again; writhing
+        # at once, its knees pushed it 0.6 m along the ground as it went down
+        fi[f, F_LAND] = LAND_DOWN
+        fi[f, F_WRITHE] = WRITHE_DOWN
+        ff[f, F_HOLD] = rest_share
+        # it lies once still again, let go (the stillness that caught it doesn't count)
+        fi[f, F_LYING] = 0
+        ff[f, F_STILL_T] = 0.0
+        af[fi[f, F_UPRIGHT], A_TMAX] = 0.0
+        return True
+    if st == WRITHE_DOWN:
+        if land != LAND_DOWN:
+            fi[f, F_WRITHE] = WRITHE_NONE
+            return False
+        if fi[f, F_LYING] == 0:
+            return False
+        st = WRITHE_NONE
+    if st == WRITHE_NONE:
+        if land != LAND_DOWN:
+            return False
+        st = WRITHE_ON
+        fi[f, F_WRITHE] = WRITHE_ON
+        ff[f, F_WRITHE_T] = 0.0
+        pel = pbi[f, _PELVIS, PB_BODY]
+        fx, fy, fz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                          bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])
+        fi[f, F_WRITHE_FACE] = 1 if fy < -0.5 else 0
+    t = ff[f, F_WRITHE_T]
+    total = ff[f, F_WRITHE_S]
+    if t >= total or land != LAND_DOWN:
+        # over: it lies still and holds the shape it ends in
+        fi[f, F_WRITHE] = WRITHE_DONE
+        _take_shape(f, nb, pbf, pbi, bf, ji)
+        ff[f, F_HOLD] = prm[S_HOLD_SHARE]
+        return True
+    ff[f, F_WRITHE_T] = t + dt
+    fade = 1.0 if t < 0.5 * total else max(0.0, (total - t) / (0.5 * total))
+    legs = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / prm[S_WR_LEG_PERIOD])) * fade
+    rock = prm[S_WR_ROCK] * math.sin(2.0 * math.pi * t / prm[S_WR_ROCK_PERIOD])
+    face = fi[f, F_WRITHE_FACE] != 0
+    # every joint first on rest_share, toward the shape held (the landing's)
+    for b in range(1, nb):
+        jf[pbi[f, b, PB_JOINT], J_MOTOR_MAX] = _muscle(f, b, ff, pbf) * rest_share
+    # the pelvis's axes (its frame): down, forward, and the hips' turn from down to forward
+    ux, uy, uz = up_local[0], up_local[1], up_local[2]
+    vx, vy, vz = fwd_local[0], fwd_local[1], fwd_local[2]
+    kx, ky, kz = _unit(*_cross(-ux, -uy, -uz, vx, vy, vz))
+    hip = (prm[S_WR_FACE_HIP] if face else prm[S_WR_HIP]) * legs
+    knee = (prm[S_WR_FACE_KNEE] if face else prm[S_WR_KNEE]) * legs
+    for leg in range(2):
+        th = _LEGS[leg][0]
+        ca = _LEGS[leg][1]
+        if ca >= nb or _weak(f, th, ca, ff, pbf, fi):
+            continue
+        x, y, z, w = _turned(pbf, f, th, kx, ky, kz, hip)
+        _drive(f, th, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, th, ff, pbf))
+        x, y, z, w = _hinged(pbf, f, ca, jf, pbi[f, ca, PB_JOINT], knee)
+        _drive(f, ca, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ca, ff, pbf))
+    # the chest's axes: the pelvis's carried through the spine's rest places
+    r1x, r1y, r1z, r1w = _rest(pbf, f, _SPINE1)
+    r2x, r2y, r2z, r2w = _rest(pbf, f, _CHEST)
+    cx, cy, cz, cw = qmul(r1x, r1y, r1z, r1w, r2x, r2y, r2z, r2w)
+    cux, cuy, cuz = qrot(-cx, -cy, -cz, cw, ux, uy, uz)
+    cvx, cvy, cvz = qrot(-cx, -cy, -cz, cw, vx, vy, vz)
+    arms_share = prm[S_WR_FACE_ARMS] if face else 1.0
+    for arm in range(2):
+        ub = _ARMS[arm][0]
+        lb = _ARMS[arm][1]
+        if lb >= nb or _weak(f, ub, lb, ff, pbf, fi):
+            continue
+        ju = pbi[f, ub, PB_JOINT]
+        # the arm's way out from the chest (the shoulder's point, across up and forward)
+        ox, oy, oz = jf[ju, J_PA], jf[ju, J_PA + 1], jf[ju, J_PA + 2]
+        d = ox * cux + oy * cuy + oz * cuz
+        ox, oy, oz = ox - d * cux, oy - d * cuy, oz - d * cuz
+        d = ox * cvx + oy * cvy + oz * cvz
+        ox, oy, oz = _unit(ox - d * cvx, oy - d * cvy, oz - d * cvz)
+        # forward: from down toward the front; in: from down toward the middle
+        fkx, fky, fkz = _unit(*_cross(-cux, -cuy, -cuz, cvx, cvy, cvz))
+        ikx, iky, ikz = _unit(*_cross(-cux, -cuy, -cuz, -ox, -oy, -oz))
+        ax, ay, az, aw = _axis_q(fkx, fky, fkz, (prm[S_WR_SHOULDER_FWD] + rock) * fade)
+        bx, by, bz, bw = _axis_q(ikx, iky, ikz, prm[S_WR_SHOULDER_IN] * fade)
+        qx, qy, qz, qw = qmul(bx, by, bz, bw, ax, ay, az, aw)
+        rx, ry, rz, rw = _rest(pbf, f, ub)
+        x, y, z, w = qmul(qx, qy, qz, qw, rx, ry, rz, rw)
+        _drive(f, ub, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ub, ff, pbf) * arms_share)
+        x, y, z, w = _hinged(pbf, f, lb, jf, pbi[f, lb, PB_JOINT], prm[S_WR_ELBOW] * fade)
+        _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * arms_share)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _weak(f, a, b, ff, pbf, fi):
+    """A limb (bones a, b) a blow left weak (either under half its muscle), or the arm struck
+    last: it doesn't take part."""
+    s = ff[f, F_STRENGTH]
+    if s * (1.0 - pbf[f, a, PB_LOSS]) < 0.5 or s * (1.0 - pbf[f, b, PB_LOSS]) < 0.5:
+        return True
+    last = fi[f, F_STRUCK_LAST]
+    return last == a or last == b
+
+
+# ------------------------------------------------------------------------------ the façade
+def set_writhing(body: Motion, seconds: float) -> None:
+    """Down and hurt, writhe for ``seconds`` (s, >= 0; 0, the default, never) once landed, then
+    lie still holding the shape it ends in. Set before it lands; a POWERED figure only."""
+    m = check(body)
+    v = nonneg(seconds, "seconds", unit="s")
+    s = service(m.engine)
+    r = m.ragdoll
+    s.pbf[m.slot, :r.bones, PB_REST_Q:PB_REST_Q + 4] = physics.ragdoll_rest_targets(r)
+    s.ff[m.slot, F_WRITHE_S] = float(v)
+    if int(s.fi[m.slot, F_WRITHE]) != WRITHE_ON:
+        s.fi[m.slot, F_WRITHE] = WRITHE_NONE
+        s.ff[m.slot, F_WRITHE_T] = 0.0
+
+
+def writhing(body: Motion) -> bool:
+    """True while the figure writhes (landed, within its seconds). False before, and once over:
+    ``writhe_over`` tells the two apart."""
+    m = check(body)
+    return bool(int(service(m.engine).fi[m.slot, F_WRITHE]) == WRITHE_ON)
+
+
+def writhe_over(body: Motion) -> bool:
+    """True once its writhing is over (it lies still and settles; a get-up counts from then)."""
+    m = check(body)
+    return bool(int(service(m.engine).fi[m.slot, F_WRITHE]) == WRITHE_DONE)
