@@ -180,9 +180,9 @@ def _blend_time(pool: Pool) -> float:
 
 
 def _standing(pool: Pool, k: int) -> bool:
-    """Back on its feet: POWERED, not falling, landed, lying, down or getting up, leaning under
-    STAND_LEAN, its pelvis over STAND_HEIGHT of its standing height, every muscle back from its
-    blow. Read from the motion's tables at once (the public calls' checks, a dozen a step for
+    """Back on its feet: POWERED, not falling, landed, lying, down, getting up or mid-step
+    (staggering), leaning under STAND_LEAN, its pelvis over STAND_HEIGHT of its standing height,
+    every muscle back from its blow. Read from the motion's tables at once (the public calls' checks, a dozen a step for
     a dozen figures, cost more than the rest of the pool)."""
     from ae3d.motion import _layout as ML
     from ae3d.motion._service import service
@@ -192,7 +192,8 @@ def _standing(pool: Pool, k: int) -> bool:
     f = body.slot
     fi, ff = s.fi, s.ff
     if (fi[f, ML.F_MODE] != ML.POWERED or fi[f, ML.F_FALLING] != 0
-            or fi[f, ML.F_LAND] != ML.LAND_NONE or fi[f, ML.F_LYING] != 0):
+            or fi[f, ML.F_LAND] != ML.LAND_NONE or fi[f, ML.F_LYING] != 0
+            or fi[f, ML.F_STAGGER] != 0 or fi[f, ML.F_STEP_PHASE] != ML.STEP_IDLE):
         return False
     if ff[f, ML.F_LEAN] >= STAND_LEAN:
         return False

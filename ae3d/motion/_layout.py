@@ -80,7 +80,9 @@ F_WOUND_V0 = 70    # 70..72 the centre of mass velocity before the blow (m/s, wo
 # owner _writhe.py (down and hurt, a POWERED figure writhes)
 F_WRITHE_S = 73    # s it writhes for once landed (set_writhing; 0: it doesn't)
 F_WRITHE_T = 74    # s since it started writhing
-FF_COUNT = 75
+# owner _stepping.py (a clip that travels)
+F_STEP_ANIM_PREV = 75  # 75..77 the animation's pelvis position the step before (world, m)
+FF_COUNT = 78
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py

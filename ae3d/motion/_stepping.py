@@ -71,12 +71,14 @@ from ae3d.physics._layout import (
 
 from ._kin import qmul, qnorm, qrot
 from ._layout import (
+    F_ANIM_POS,
     F_ANIM_ROT,
     F_CP,
     F_FALLING,
     F_LAND,
     F_PLANT,
     F_STAGGER,
+    F_STEP_ANIM_PREV,
     F_STEP_BEND,
     F_STEP_DUR,
     F_STEP_FOOT,
@@ -420,6 +422,19 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
         if phase != STEP_IDLE or fi[f, F_STAGGER] != 0:
             # the fall has the knees and the spine where it falls; the thighs are ours
             _release(f, nb, ff, fi, pbi, ji, fi[f, F_FALLING] == 0)
+            return True
+        return False
+    # A clip that carries the figure over the ground (a walk) steps its own feet: its capture
+    # point runs ahead of them all the time, and catch steps on top of the clip's never end (a
+    # walking figure pushed with 40 N·s staggered on for good). While the animation's pelvis
+    # travels at min_speed or more, no catch step is taken; catching a walk is not built yet.
+    ax = ff[f, F_ANIM_POS] - ff[f, F_STEP_ANIM_PREV]
+    az = ff[f, F_ANIM_POS + 2] - ff[f, F_STEP_ANIM_PREV + 2]
+    for c in range(3):
+        ff[f, F_STEP_ANIM_PREV + c] = ff[f, F_ANIM_POS + c]
+    if math.sqrt(ax * ax + az * az) >= prm[S_STEP_SPEED] * dt:
+        if phase != STEP_IDLE or fi[f, F_STAGGER] != 0:
+            _release(f, nb, ff, fi, pbi, ji, True)
             return True
         return False
     # the centre of mass and its velocity

@@ -43,6 +43,9 @@ WIDE.update({"PB_REST_Q": 4})
 FLOAT_F += ("F_WOUND_T", "F_WOUND_SHARE", "F_WOUND_P", "F_WOUND_N", "F_WOUND_V0")
 # writhing's (_writhe.py)
 FLOAT_F += ("F_WRITHE_S", "F_WRITHE_T")
+# the stepping's travelling clip
+WIDE.update({"F_STEP_ANIM_PREV": 3})
+FLOAT_F += ("F_STEP_ANIM_PREV",)
 
 
 def _tile(cols, count):
