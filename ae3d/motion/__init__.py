@@ -75,6 +75,18 @@ from ._wound import WoundSettings, hit_reaction, set_hit_reaction, wound  # noqa
 # down and hurt, writhing, _writhe.py
 from ._writhe import WritheSettings, set_writhing, writhe_over, writhing  # noqa: E402
 
+# parts with a strength of their own (#573), _parts.py
+from ._parts import (  # noqa: E402
+    PART_ARM_L,
+    PART_ARM_R,
+    PART_HEAD,
+    PART_LEG_L,
+    PART_LEG_R,
+    PART_SPINE,
+    part_strength,
+    set_part_strength,
+)
+
 FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
 __all__ = [
@@ -94,4 +106,7 @@ __all__ = [
     "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
     # writhing
     "WritheSettings", "set_writhing", "writhe_over", "writhing",
+    # parts (#573)
+    "PART_ARM_L", "PART_ARM_R", "PART_HEAD", "PART_LEG_L", "PART_LEG_R", "PART_SPINE",
+    "part_strength", "set_part_strength",
 ]
