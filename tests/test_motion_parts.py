@@ -41,7 +41,8 @@ PARTS = {
     motion.PART_LEG_L: (human.BONE_THIGH_L, human.BONE_CALF_L),
     motion.PART_LEG_R: (human.BONE_THIGH_R, human.BONE_CALF_R),
 }
-MIRROR = {human.BONE_UPPERARM_R: human.BONE_UPPERARM_L, human.BONE_LOWERARM_R: human.BONE_LOWERARM_L}
+MIRROR = {human.BONE_UPPERARM_R: human.BONE_UPPERARM_L,
+          human.BONE_LOWERARM_R: human.BONE_LOWERARM_L}
 
 
 def budgets(e, b) -> np.ndarray:
@@ -136,7 +137,7 @@ def sweep(request):
         twins.append(boxman(e, f"t{way}", (3.0 * (k + way), 0.0, 0.0), motion.POWERED,
                             path=RIGS[request.param]))
     e.run(seconds=0.3)
-    for part, s, way, b in figs:
+    for _part, _s, way, b in figs:
         chest_blow(b, WAYS[way])
     for way, t in enumerate(twins):
         chest_blow(t, WAYS[way])

@@ -75,6 +75,8 @@ from ._wound import WoundSettings, hit_reaction, set_hit_reaction, wound  # noqa
 # down and hurt, writhing, _writhe.py
 from ._writhe import WritheSettings, set_writhing, writhe_over, writhing  # noqa: E402
 
+FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
+
 # parts with a strength of their own (#573), _parts.py
 from ._parts import (  # noqa: E402
     PART_ARM_L,
@@ -86,8 +88,6 @@ from ._parts import (  # noqa: E402
     part_strength,
     set_part_strength,
 )
-
-FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
 __all__ = [
     "ACTING", "ANIMATED", "FALL_LEAN", "GETTING_UP", "LIMP", "POWERED", "BalanceSettings",

@@ -159,7 +159,7 @@ def set_strength(body: Motion, s: float) -> None:
         raise ValueError("s must be in [0, 1]")
     service(m.engine).ff[m.slot, F_STRENGTH] = v
     physics.ragdoll_set_strength(m.ragdoll, v)
-    from ._parts import apply_friction   # the parts' shares of it kept (_parts.py)
+    from ._parts import apply_friction  # the parts' shares of it kept (_parts.py)
 
     apply_friction(m)
 

@@ -60,8 +60,8 @@ def _part(part: Any) -> int:
                         f"{type(part).__name__}")
     k = int(part)
     if not 0 <= k < PART_COUNT:
-        raise ValueError(f"part must be one of motion.PART_HEAD .. PART_LEG_R (0..{PART_COUNT - 1}),"
-                         f" not {k}")
+        raise ValueError(f"part must be one of motion.PART_HEAD .. PART_LEG_R "
+                         f"(0..{PART_COUNT - 1}), not {k}")
     return k
 
 
