@@ -259,6 +259,28 @@ def _arm_ways(r):
     return out
 
 
+def test_friction_follows_the_share_and_the_figures_strength():
+    """The joints' friction (physics's, a tenth of the budget) goes with the part's share as with
+    the figure's strength, a tenth of it kept at 0; a later set_strength keeps the part's share."""
+    e = engine.Engine()
+    physics.ground(e)
+    r = physics.ragdoll(e, "a", (0.0, 0.0, 0.0), 8.0, 8.0, 1.0)
+    b = motion.active_ragdoll(r)
+    jl = int(r.joints[human.BONE_UPPERARM_L])
+    jr = int(r.joints[human.BONE_UPPERARM_R])
+    jf = e.physics.jf
+    full = float(r.budgets[human.BONE_UPPERARM_L]) * human.FRICTION_SHARE
+    motion.set_part_strength(b, motion.PART_ARM_R, 0.0)
+    assert jf[jl, L.J_FRICTION] == pytest.approx(full, rel=1e-12)
+    assert jf[jr, L.J_FRICTION] == pytest.approx(full * human.LIMP_FRICTION_SHARE, rel=1e-12)
+    motion.set_part_strength(b, motion.PART_ARM_R, 0.4)
+    motion.set_strength(b, 0.5)
+    assert jf[jl, L.J_FRICTION] == pytest.approx(full * 0.5, rel=1e-12)
+    assert jf[jr, L.J_FRICTION] == pytest.approx(full * 0.2, rel=1e-12)
+    assert motion.strength(b, human.BONE_UPPERARM_R) == pytest.approx(0.2, rel=1e-12)
+    e.close()
+
+
 # ------------------------------------------------------------------------------ bad input
 def test_bad_input_written_nothing():
     e = engine.Engine()
