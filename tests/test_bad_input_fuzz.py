@@ -953,6 +953,39 @@ CASES.append(("figure.figure a missing file", "figure",
               r"figure file not found: /nonexistent/x\.glb"))
 
 
+# -- parts (issue 15, _parts.py): set_part_strength's part and share
+for _name, _call, _exc, _match in [
+    ("set_part_strength part 99", lambda S: motion.set_part_strength(S.body, 99, 0.5), V,
+     r"\bpart\b"),
+    ("set_part_strength part -1", lambda S: motion.set_part_strength(S.body, -1, 0.5), V,
+     r"\bpart\b"),
+    ("set_part_strength part 'arm'",
+     lambda S: motion.set_part_strength(S.body, "arm", 0.5), T, r"\bpart\b"),
+    ("set_part_strength part True",
+     lambda S: motion.set_part_strength(S.body, True, 0.5), T, r"\bpart\b"),
+    ("set_part_strength part 2.0",
+     lambda S: motion.set_part_strength(S.body, 2.0, 0.5), T, r"\bpart\b"),
+    ("set_part_strength s 1.5",
+     lambda S: motion.set_part_strength(S.body, motion.PART_ARM_L, 1.5), V, r"\bs\b"),
+    ("set_part_strength s -0.1",
+     lambda S: motion.set_part_strength(S.body, motion.PART_ARM_L, -0.1), V, r"\bs\b"),
+    ("set_part_strength s NaN",
+     lambda S: motion.set_part_strength(S.body, motion.PART_ARM_L, NAN), V, r"\bs\b"),
+    ("set_part_strength s inf",
+     lambda S: motion.set_part_strength(S.body, motion.PART_ARM_L, math.inf), V, r"\bs\b"),
+    ("set_part_strength s '0.5'",
+     lambda S: motion.set_part_strength(S.body, motion.PART_ARM_L, "0.5"), T, r"\bs\b"),
+    ("set_part_strength s None",
+     lambda S: motion.set_part_strength(S.body, motion.PART_ARM_L, None), T, r"\bs\b"),
+    ("set_part_strength s True",
+     lambda S: motion.set_part_strength(S.body, motion.PART_ARM_L, True), T, r"\bs\b"),
+    ("set_part_strength on None",
+     lambda S: motion.set_part_strength(None, motion.PART_ARM_L, 0.5), T, r"\bbody\b"),
+    ("part_strength part 6", lambda S: motion.part_strength(S.body, 6), V, r"\bpart\b"),
+]:
+    CASES.append((_name, "ragdoll", _call, _exc, _match))
+
+
 # -- closed engines: messages that name the engine, not "object 1 wears no figure"
 for _name, _call, _match in [
     ("on_figure on a closed engine", lambda S: motion.on_figure(S.closed(), S.obj),

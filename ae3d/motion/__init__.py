@@ -77,6 +77,18 @@ from ._writhe import WritheSettings, set_writhing, writhe_over, writhing  # noqa
 
 FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
+# parts with a strength of their own (#573), _parts.py
+from ._parts import (  # noqa: E402
+    PART_ARM_L,
+    PART_ARM_R,
+    PART_HEAD,
+    PART_LEG_L,
+    PART_LEG_R,
+    PART_SPINE,
+    part_strength,
+    set_part_strength,
+)
+
 __all__ = [
     "ACTING", "ANIMATED", "FALL_LEAN", "GETTING_UP", "LIMP", "POWERED", "BalanceSettings",
     "FallSettings", "HitsSettings", "LandingSettings", "caught", "fall_way", "landed", "lying",
@@ -94,4 +106,7 @@ __all__ = [
     "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
     # writhing
     "WritheSettings", "set_writhing", "writhe_over", "writhing",
+    # parts (#573)
+    "PART_ARM_L", "PART_ARM_R", "PART_HEAD", "PART_LEG_L", "PART_LEG_R", "PART_SPINE",
+    "part_strength", "set_part_strength",
 ]

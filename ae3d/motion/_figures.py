@@ -50,6 +50,7 @@ from ._layout import (
     PB_BODY,
     PB_FULL,
     PB_JOINT,
+    PB_PART_S,
     PB_TARGET,
     S_RECOVERY,
     SETTABLE,
@@ -100,6 +101,7 @@ def active_ragdoll(r: Any) -> Motion:
     s.pbi[slot, :nb, PB_JOINT] = r.joints
     s.pbi[slot, :nb, PB_BODY] = r.bodies
     s.pbf[slot, :nb, PB_FULL] = r.budgets
+    s.pbf[slot, :, PB_PART_S] = 1.0   # every part at all its muscle (_parts.py)
     s.ff[slot, F_STRENGTH] = 1.0
     s.ff[slot, F_RECOVERY] = s.prm[S_RECOVERY]
     s.pbf[slot, :, PB_TARGET + 3] = 1.0

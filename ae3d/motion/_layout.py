@@ -208,7 +208,10 @@ PB_GU_Q = 53       # 53..56 its rotation
 PB_REACH_D = 57    # 57..59 an arm bone's aimed way toward the wound, in the chest's frame (unit)
 # owner _writhe.py
 PB_REST_Q = 60     # 60..63 the joint's rest place under its parent (body-relative, the ragdoll's)
-PBF_COUNT = 64
+# owner _parts.py (a part's mode and strength, #573)
+PB_PART_S = 64     # 0..1: the lasting share of the bone's muscle its part keeps (set_part_strength;
+                   # 1 by default): every budget the module sets is multiplied by it
+PBF_COUNT = 65
 
 # ---------------------------------------------------------------- per bone: int64 (cap, MAXB, ..)
 # owner _service.py

@@ -52,6 +52,7 @@ from ._layout import (
     PB_JOINT,
     PB_LOSS,
     PB_LRATE,
+    PB_PART_S,
     PB_TARGET,
     S_DRIVE_MAX_W,
     S_DRIVE_TIME,
@@ -116,7 +117,9 @@ def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
         jf[j, J_TARGET + 1] = y
         jf[j, J_TARGET + 2] = z
         jf[j, J_TARGET + 3] = w
-        budget = (pbf[f, b, PB_FULL] * s * (1.0 - pbf[f, b, PB_LOSS]) * share
+        # the part's lasting share (_parts.py) on top of what blows left: never restored
+        part = pbf[f, b, PB_PART_S]
+        budget = (pbf[f, b, PB_FULL] * s * (1.0 - pbf[f, b, PB_LOSS]) * part * share
                   if powered else 0.0)
         if budget != jf[j, J_MOTOR_MAX]:
             changed = True
@@ -139,7 +142,7 @@ def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
                 jf[j, J_L_SPRING + 2] = 0.0
         jf[j, J_SPRING_HZ] = hz
         jf[j, J_SPRING_ZETA] = 1.0
-        jf[j, J_SPRING_MAX] = pbf[f, b, PB_FULL] * s * (1.0 - pbf[f, b, PB_LOSS])
+        jf[j, J_SPRING_MAX] = pbf[f, b, PB_FULL] * s * (1.0 - pbf[f, b, PB_LOSS]) * part
     return changed
 
 
@@ -156,16 +159,21 @@ def set_strength(body: Motion, s: float) -> None:
         raise ValueError("s must be in [0, 1]")
     service(m.engine).ff[m.slot, F_STRENGTH] = v
     physics.ragdoll_set_strength(m.ragdoll, v)
+    from ._parts import apply_friction  # the parts' shares of it kept (_parts.py)
+
+    apply_friction(m)
 
 
 def strength(body: Motion, bone: int | None = None) -> float:
-    """The figure's strength, or one bone's muscle now (0..1: strength x what blows left)."""
+    """The figure's strength, or one bone's muscle now (0..1: strength x what blows left x its
+    part's lasting share, ``set_part_strength``)."""
     m = check(body)
     sv = service(m.engine)
     if bone is None:
         return float(sv.ff[m.slot, F_STRENGTH])
     b = bone_of(m, bone)
-    return float(sv.ff[m.slot, F_STRENGTH] * (1.0 - sv.pbf[m.slot, b, PB_LOSS]))
+    return float(sv.ff[m.slot, F_STRENGTH] * (1.0 - sv.pbf[m.slot, b, PB_LOSS])
+                 * sv.pbf[m.slot, b, PB_PART_S])
 
 
 def set_recovery(body: Motion, seconds: float) -> None:

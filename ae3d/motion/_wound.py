@@ -83,6 +83,7 @@ from ._layout import (
     PB_BODY,
     PB_JOINT,
     PB_LOSS,
+    PB_PART_S,
     PB_REACH_D,
     POWERED,
     S_WOUND_FOLD,
@@ -434,7 +435,8 @@ def wound_post(f, ff, fi, pbi, prm, bf):
 def _arm_muscle(s: Any, m: Motion, arm: int) -> float:
     """The weaker of the arm's upper arm's and forearm's muscle now (0..1)."""
     st = float(s.ff[m.slot, F_STRENGTH])
-    return min(st * (1.0 - float(s.pbf[m.slot, b, PB_LOSS])) for b in _ARMS[arm])
+    return min(st * (1.0 - float(s.pbf[m.slot, b, PB_LOSS])) * float(s.pbf[m.slot, b, PB_PART_S])
+               for b in _ARMS[arm])
 
 
 def wounded(m: Motion, b: int, point: np.ndarray) -> None:

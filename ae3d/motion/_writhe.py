@@ -76,6 +76,7 @@ from ._layout import (
     PB_FULL,
     PB_JOINT,
     PB_LOSS,
+    PB_PART_S,
     PB_REST_Q,
     S_HOLD_SHARE,
     S_WR_ELBOW,
@@ -216,7 +217,9 @@ def _hinged(pbf, f, b, jf, j, g):
 
 @njit(cache=True, _nrt=False)
 def _muscle(f, b, ff, pbf):
-    return pbf[f, b, PB_FULL] * ff[f, F_STRENGTH] * (1.0 - pbf[f, b, PB_LOSS])
+    # the part's lasting share (_parts.py) too: writhing never restores an injury
+    return (pbf[f, b, PB_FULL] * ff[f, F_STRENGTH] * (1.0 - pbf[f, b, PB_LOSS])
+            * pbf[f, b, PB_PART_S])
 
 
 @njit(cache=True, _nrt=False)
@@ -331,7 +334,9 @@ def _weak(f, a, b, ff, pbf, fi):
     """A limb (bones a, b) a blow left weak (either under half its muscle), or the arm struck
     last: it doesn't take part."""
     s = ff[f, F_STRENGTH]
-    if s * (1.0 - pbf[f, a, PB_LOSS]) < 0.5 or s * (1.0 - pbf[f, b, PB_LOSS]) < 0.5:
+    sa = s * (1.0 - pbf[f, a, PB_LOSS]) * pbf[f, a, PB_PART_S]
+    sb = s * (1.0 - pbf[f, b, PB_LOSS]) * pbf[f, b, PB_PART_S]
+    if sa < 0.5 or sb < 0.5:
         return True
     last = fi[f, F_STRUCK_LAST]
     return last == a or last == b

@@ -46,6 +46,8 @@ FLOAT_F += ("F_WRITHE_S", "F_WRITHE_T")
 # the stepping's travelling clip
 WIDE.update({"F_STEP_ANIM_PREV": 3})
 FLOAT_F += ("F_STEP_ANIM_PREV",)
+# the parts' (_parts.py): PB_PART_S, one float a bone (width 1, no list to join)
+PARTS_PBF = ("PB_PART_S",)
 
 
 def _tile(cols, count):
@@ -123,3 +125,14 @@ def test_bad_settings_named_and_nothing_written():
         after = e.services["motion"].prm
         assert np.array_equal(before, after)
         assert np.array_equal(after, _settings.pack(_settings.DEFAULT))
+
+
+def test_parts_column_at_the_end_and_whole_by_default():
+    # the parts' block is the last of pbf, and a new figure's every bone keeps all its muscle
+    assert max(getattr(L, k) for k in PARTS_PBF) == L.PBF_COUNT - 1
+    from ae3d import physics
+    with engine.Engine() as e:
+        r = physics.ragdoll(e, "a", (0.0, 0.0, 0.0), 8.0, 8.0, 1.0)
+        b = motion.active_ragdoll(r)
+        assert np.all(e.services["motion"].pbf[b.slot, :, L.PB_PART_S] == 1.0)
+        assert all(motion.part_strength(b, p) == 1.0 for p in range(6))

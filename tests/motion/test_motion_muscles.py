@@ -19,6 +19,7 @@ def _tables():
     ff[0, L.F_STRENGTH] = 0.5
     ff[0, L.F_SPRING_HZ] = 8.0
     pbf[0, :, L.PB_TARGET + 3] = 1.0
+    pbf[0, :, L.PB_PART_S] = 1.0   # every part whole, as a new figure's (_figures.py)
     pbf[0, :NB, L.PB_FULL] = (0.0, 100.0, 40.0)
     pbf[0, 1, L.PB_LOSS] = 0.5
     pbf[0, 1, L.PB_LRATE] = 0.5 / 0.8
@@ -40,6 +41,22 @@ def test_powered_budget_is_full_x_strength_x_what_blows_left():
     assert np.all(jf[:, PL.J_SPRING_HZ] == 0.0)
     assert np.all(ji[:, PL.J_DRIVE] == PL.DRIVE_POSE)
     assert np.all(jf[:, PL.J_DRIVE_TIME] == prm[L.S_DRIVE_TIME])
+
+
+def test_a_parts_share_on_top_of_strength_and_blows():
+    # the parts' lasting share (_parts.py) multiplies the budget and the spring's cap
+    ff, pbf, pbi, jf, ji, prm = _tables()
+    pbf[0, 1, L.PB_PART_S] = 0.03
+    dt = 0.1
+    muscles_pre(0, dt, NB, True, False, ff, pbf, pbi, prm, jf, ji)
+    loss = 0.5 - 0.5 / 0.8 * dt
+    assert jf[0, PL.J_MOTOR_MAX] == 100.0 * 0.5 * (1.0 - loss) * 0.03
+    assert jf[0, PL.J_SPRING_MAX] == 100.0 * 0.5 * (1.0 - loss) * 0.03
+    assert jf[1, PL.J_MOTOR_MAX] == 40.0 * 0.5
+    for _ in range(10):   # the blow's share comes back; the part's doesn't
+        muscles_pre(0, dt, NB, True, False, ff, pbf, pbi, prm, jf, ji)
+    assert pbf[0, 1, L.PB_LOSS] == 0.0
+    assert jf[0, PL.J_MOTOR_MAX] == 100.0 * 0.5 * 0.03
 
 
 def test_animated_springs_and_no_motor():
