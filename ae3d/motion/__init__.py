@@ -85,7 +85,10 @@ from ._parts import (  # noqa: E402
     PART_LEG_L,
     PART_LEG_R,
     PART_SPINE,
+    PartsSettings,
+    part_mode,
     part_strength,
+    set_part_mode,
     set_part_strength,
 )
 
@@ -109,4 +112,6 @@ __all__ = [
     # parts (#573)
     "PART_ARM_L", "PART_ARM_R", "PART_HEAD", "PART_LEG_L", "PART_LEG_R", "PART_SPINE",
     "part_strength", "set_part_strength",
+    # a part's own mode (#573, #658)
+    "PartsSettings", "part_mode", "set_part_mode",
 ]

@@ -240,7 +240,11 @@ def hit(body: Motion, bone: int, point: Any, impulse: Any, use_cost: bool = Fals
     e = m.engine
     w = e.physics
     slot = int(m.ragdoll.bodies[b])
-    if int(s.fi[m.slot, F_MODE]) == ANIMATED:
+    # a part off the clip (limp, or POWERED on an ANIMATED figure, _parts.py) takes a blow the
+    # balance holds on its own: the rest stays on the clip (#658)
+    from ._parts import keeps_clip
+    if (int(s.fi[m.slot, F_MODE]) == ANIMATED
+            and not keeps_clip(m, b, float(np.linalg.norm(j)))):
         hand_over(m, POWERED)
     blow_takes(m, b, float(np.linalg.norm(j)), share)
     # the hand to the wound (_wound.py): kept before the impulse, judged after its step

@@ -158,7 +158,10 @@ F_WOUND_AIMED = 39 # 1 while the wound's aims are set on the joints
 F_WRITHE = 40      # WRITHE_NONE, _ON (writhing), _DONE (over: lies still), _DOWN (let go)
 F_WRITHE_FACE = 41 # 1: it lies face down (decided as it starts)
 F_STRUCK_LAST = 42 # the bone a hit struck last (-1: none; _wound.wounded writes it)
-FI_COUNT = 43
+# owner _parts.py (a part's own mode, #573, #658)
+F_PART_MODE = 43   # 43..48 each part's mode as set (PART_HEAD..PART_LEG_R): ANIMATED (none of
+                   # its own: it goes with its figure), LIMP or POWERED
+FI_COUNT = 49
 
 # writhing's states (F_WRITHE)
 WRITHE_NONE = 0
@@ -211,7 +214,10 @@ PB_REST_Q = 60     # 60..63 the joint's rest place under its parent (body-relati
 # owner _parts.py (a part's mode and strength, #573)
 PB_PART_S = 64     # 0..1: the lasting share of the bone's muscle its part keeps (set_part_strength;
                    # 1 by default): every budget the module sets is multiplied by it
-PBF_COUNT = 65
+PB_PART_OFF = 65   # 65..67 rad: a part taken back, its drawing's offset from the clip then
+                   # (rotation vector, in the parent's frame; fades over take_back)
+PB_PART_T = 68     # s left of that offset's fade (0: none)
+PBF_COUNT = 69
 
 # ---------------------------------------------------------------- per bone: int64 (cap, MAXB, ..)
 # owner _service.py
@@ -219,7 +225,10 @@ PB_JOINT = 0       # the physics joint slot of the bone (to its parent; row 0 un
 PB_BODY = 1        # the physics body slot of the bone
 # owner _modes.py
 PB_FOLLOW = 2      # the follow anchor's slot while ANIMATED (-1 none)
-PBI_COUNT = 3
+# owner _parts.py
+PB_PART_MODE = 3   # the bone's own mode: -1 its figure's; LIMP (its part limp) or POWERED (its
+                   # part POWERED, or hanging from one: on its muscle while the figure is ANIMATED)
+PBI_COUNT = 4
 
 # ---------------------------------------------------------------- per rig bone: float64 (cap, R..)
 # owner _pose.py: a dressed figure's rig drawing (the rig's local pose, per rig bone)
@@ -323,4 +332,6 @@ S_WR_REST_SHARE = 76   # share
 S_WR_FACE_HIP = 77     # rad
 S_WR_FACE_KNEE = 78    # rad
 S_WR_FACE_ARMS = 79    # share
-PRM_COUNT = 80
+# owner _parts.py
+S_PART_TAKE_BACK = 80  # s
+PRM_COUNT = 81

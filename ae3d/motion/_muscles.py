@@ -47,13 +47,16 @@ from ._layout import (
     F_RECOVERY,
     F_SPRING_HZ,
     F_STRENGTH,
+    LIMP,
     PB_FULL,
     PB_HELD_Q,
     PB_JOINT,
     PB_LOSS,
     PB_LRATE,
+    PB_PART_MODE,
     PB_PART_S,
     PB_TARGET,
+    POWERED,
     S_DRIVE_MAX_W,
     S_DRIVE_TIME,
     S_HOLD_BRAKE,
@@ -121,6 +124,13 @@ def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
         part = pbf[f, b, PB_PART_S]
         budget = (pbf[f, b, PB_FULL] * s * (1.0 - pbf[f, b, PB_LOSS]) * part * share
                   if powered else 0.0)
+        # a part's own mode (_parts.py): a limp one has no muscle; a POWERED one on an ANIMATED
+        # figure drives toward the clip's turn on its bone's muscle, its spring off (#658)
+        own = pbi[f, b, PB_PART_MODE]
+        if own == LIMP:
+            budget = 0.0
+        elif own == POWERED and animated:
+            budget = pbf[f, b, PB_FULL] * s * (1.0 - pbf[f, b, PB_LOSS]) * part
         if budget != jf[j, J_MOTOR_MAX]:
             changed = True
             if budget == 0.0:
@@ -133,7 +143,7 @@ def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
         jf[j, J_DEADBAND] = band
         if ji[j, J_DRIVE] != DRIVE_AIM:
             ji[j, J_DRIVE] = DRIVE_POSE
-        hz = ff[f, F_SPRING_HZ] if animated else 0.0
+        hz = ff[f, F_SPRING_HZ] if animated and own < 0 else 0.0
         if hz != jf[j, J_SPRING_HZ]:
             changed = True
             if hz == 0.0:

@@ -93,6 +93,7 @@ from ._layout import (
     RB_T,
     S_BLEND_TIME,
 )
+from ._parts import parts_drawn, parts_mask, parts_world_rotations
 from ._service import PARENT, Motion, check, service
 
 # a dressed figure's float arrays in the typed list ``f2``, NF2 a figure: its rig's local pose,
@@ -465,6 +466,33 @@ def draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, 
 
 
 @njit(cache=True)
+def draw_parts_rig(f, nb, fi, pbf, pbi, parent, f2, f3, i32, i64, bp, bq):
+    """Dressed figure f drawn from its clip with parts off it (_parts.py): the rig in the
+    animation's pose, and the parts' dressed bones turned as the pose drawn has their bodies (their
+    local translations kept). ``bp``, ``bq``: scratch of MAXB rows."""
+    k = fi[f, F_DRESS]
+    o = k * NF2
+    rt, rq, rs, root = f2[o + R_T], f2[o + R_Q], f2[o + R_S], f2[o + R_ROOT]
+    at, aq, as_ = f2[o + R_ANIM_T], f2[o + R_ANIM_Q], f2[o + R_ANIM_S]
+    wt, wq = f2[o + R_WRITTEN_T], f2[o + R_WRITTEN_Q]
+    body_of = i64[k * NI64 + I_BODY_OF]
+    sync_rig(rt, rq, rs, wt, wq, at, aq, as_)
+    for i in range(rt.shape[0]):
+        for c in range(3):
+            rt[i, c] = at[i, c]
+            rs[i, c] = as_[i, c]
+        for c in range(4):
+            rq[i, c] = aq[i, c]
+    parts_world_rotations(nb, parent, pbf[f, :nb, PB_DRAWN_Q:PB_DRAWN_Q + 4], bq)
+    mask = np.empty_like(body_of)
+    parts_mask(f, pbi, pbf, body_of, mask)
+    draw_bodies(i32[k], rt, rq, rs, root, mask, bp, bq, f2[o + R_OFF_P], f2[o + R_OFF_Q], False,
+                f3[k])
+    mark_written(rt, rq, wt, wq, body_of)
+    fi[f, F_RIG_OWNED] = 1
+
+
+@njit(cache=True)
 def pose_figure(f, dt, ff, fi, pbf, pbi, rbf, prm, parent, bf, ji, f2, f3, i32, i64, bq, bt,
                 bp, bq2):
     """The pose phase of figure f: the pose drawn (PB_DRAWN_*), with the hand-overs' blends,
@@ -490,7 +518,10 @@ def pose_figure(f, dt, ff, fi, pbf, pbi, rbf, prm, parent, bf, ji, f2, f3, i32, 
                        drawn_q, drawn_t, x, drawn_q, drawn_t)
             if ff[f, F_BLEND_T] >= blend_time:
                 fi[f, F_BLEND] = BLEND_NONE
+        # a part with a mode of its own drawn as its bodies bend, or taken back (_parts.py)
+        parts = parts_drawn(f, dt, nb, pbf, pbi, prm, parent, bf, ji, drawn_q, bq, bt)
     else:
+        parts = False
         body_pose_local(bf, ji, nb, parent, pbi[f, :, PB_BODY], bq, bt)
         if fi[f, F_BLEND] == BLEND_FADE:
             ff[f, F_BLEND_T] += dt
@@ -507,7 +538,11 @@ def pose_figure(f, dt, ff, fi, pbf, pbi, rbf, prm, parent, bf, ji, f2, f3, i32, 
                     drawn_t[b, c] = bt[b, c]
     fi[f, F_SHOWN] = 1
     if fi[f, F_DRESS] >= 0:
-        draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, i64, bp, bq2)
+        if parts and fi[f, F_RIG_BLEND] == BLEND_NONE and mo != GETTING_UP:
+            draw_parts_rig(f, nb, fi, pbf, pbi, parent, f2, f3, i32, i64, bp, bq2)
+        else:
+            draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, i64,
+                     bp, bq2)
 
 
 # ------------------------------------------------------------------------------ the façade

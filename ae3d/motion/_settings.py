@@ -23,6 +23,7 @@ from ._landing import LandingSettings
 from ._layout import PRM_COUNT
 from ._modes import ModesSettings
 from ._muscles import MusclesSettings
+from ._parts import PartsSettings
 from ._stepping import SteppingSettings
 from ._wound import WoundSettings
 from ._writhe import WritheSettings
@@ -43,12 +44,14 @@ class Settings:
     get_up: GetUpSettings = field(default_factory=GetUpSettings)
     wound: WoundSettings = field(default_factory=WoundSettings)
     writhe: WritheSettings = field(default_factory=WritheSettings)
+    parts: PartsSettings = field(default_factory=PartsSettings)
 
 
 DEFAULT = Settings()
 # the values the kernels or the façade divide by: they must be positive
 _DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed",
-               "step_time", "stride", "stage", "leg_period", "rock_period"}
+               "step_time", "stride", "stage", "leg_period", "rock_period",
+               "take_back"}
 
 
 def check(settings: Any) -> Settings:

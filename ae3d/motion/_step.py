@@ -33,6 +33,8 @@ pre_step (before the physics step)
                    leg's, the planted leg's and the trunk's aims (after the fall's, which
                    let go of every aim as a fall is caught); else the step's aims let go
                                                                                     _stepping.py
+  4c. parts_pre    POWERED: a LIMP part's joints keep no muscle, whatever the stages before
+                   gave them (writhing's drives)                                    _parts.py
   5. modes_pre     ANIMATED...: the follow anchors' targets and velocities          _modes.py
   6. the figure woken where anything changed
 post_step (after it)
@@ -82,6 +84,7 @@ from ._layout import (
 )
 from ._modes import from_animation, modes_pre
 from ._muscles import muscles_pre
+from ._parts import parts_pre
 from ._pose import pose_figure, read_rig
 from ._stepping import stepping_pre
 from ._wound import wound_post, wound_pre
@@ -150,6 +153,7 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
                            ji) or changed
         changed = stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf,
                                jf, ji, scratch_s) or changed
+        changed = parts_pre(f, nb, powered, pbi, jf) or changed
         changed = modes_pre(f, dt, nb, animated, ff, fi, pbf, pbi, prm, parent, jf, af,
                             scratch_p, scratch_q) or changed
         if changed:

@@ -48,6 +48,10 @@ WIDE.update({"F_STEP_ANIM_PREV": 3})
 FLOAT_F += ("F_STEP_ANIM_PREV",)
 # the parts' (_parts.py): PB_PART_S, one float a bone (width 1, no list to join)
 PARTS_PBF = ("PB_PART_S",)
+# a part's own mode (_parts.py): the pbf block's tail, a pbi column, each part's mode in fi
+WIDE.update({"PB_PART_OFF": 3, "F_PART_MODE": 6})
+PARTS_PBF += ("PB_PART_OFF", "PB_PART_T")
+PBI_COLUMNS = ("PB_JOINT", "PB_BODY", "PB_FOLLOW", "PB_PART_MODE")
 
 
 def _tile(cols, count):
@@ -68,10 +72,10 @@ def test_columns_tile_their_table(table):
         count = L.FI_COUNT
     elif table == "pbf":
         cols = {k: v for k, v in _columns(("PB_",), 0, WIDE).items()
-                if k not in ("PB_JOINT", "PB_BODY", "PB_FOLLOW")}
+                if k not in PBI_COLUMNS}
         count = L.PBF_COUNT
     elif table == "pbi":
-        cols = {k: (getattr(L, k), 1) for k in ("PB_JOINT", "PB_BODY", "PB_FOLLOW")}
+        cols = {k: (getattr(L, k), 1) for k in PBI_COLUMNS}
         count = L.PBI_COUNT
     elif table == "rbf":
         cols = _columns(("RB_",), 0, WIDE)
@@ -129,7 +133,7 @@ def test_bad_settings_named_and_nothing_written():
 
 def test_parts_column_at_the_end_and_whole_by_default():
     # the parts' block is the last of pbf, and a new figure's every bone keeps all its muscle
-    assert max(getattr(L, k) for k in PARTS_PBF) == L.PBF_COUNT - 1
+    assert max(getattr(L, k) + WIDE.get(k, 1) - 1 for k in PARTS_PBF) == L.PBF_COUNT - 1
     from ae3d import physics
     with engine.Engine() as e:
         r = physics.ragdoll(e, "a", (0.0, 0.0, 0.0), 8.0, 8.0, 1.0)
