@@ -40,6 +40,7 @@ def main() -> None:
     rows += _stepping_table()   # stepping (issue 14)
     rows += _get_up_table()     # the ways up (issue 13)
     rows += _writhe_table()     # hurt (issue 15)
+    rows += _parts_table()      # a part's own mode (issue 15, #573)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"bench": "motion_cost", "steps": args.steps, "rows": rows}, fh, indent=1)
@@ -318,3 +319,43 @@ def _stepping_table() -> list:
 
 if __name__ == "__main__":
     main()
+
+
+# ------------------------------------------------------------------------------ parts (issue 15)
+def _parts_table() -> list:
+    """32 dressed box men ANIMATED on Idle, with and without a limp left arm
+    (``motion.set_part_mode``: its anchors gone, drawn as it hangs, into the rig), one thread:
+    a frame per figure and the pose phase per figure, 60 frames timed after a second."""
+    from blows import boxman
+
+    from ae3d import engine, motion
+
+    rows = []
+    print("32 box men ANIMATED on Idle, a limp left arm or none: a frame and the pose phase")
+    print(f"{'limp arm':>9} {'a figure':>10} {'pose, a figure':>15}")
+    for limp in (False, True):
+        e = engine.Engine()
+        physics.set_threads(e, 1)
+        physics.ground(e)
+        figs = [boxman(e, f"p{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), motion.ANIMATED)
+                for k in range(32)]
+        if limp:
+            for b in figs:
+                motion.set_part_mode(b, motion.PART_ARM_L, motion.LIMP)
+        e.run(seconds=1.0)
+        steps = 60
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            e.frame(e.fixed_dt)
+        frame_us = (time.perf_counter() - t0) / steps * 1e6
+        s = e.services["motion"]
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            s.pose(1, e.fixed_dt)
+        pose_us = (time.perf_counter() - t0) / steps * 1e6
+        e.close()
+        rows.append({"state": "animated, limp arm" if limp else "animated", "figures": 32,
+                     "threads": 1, "figure_us": round(frame_us / 32, 1),
+                     "pose_figure_us": round(pose_us / 32, 2)})
+        print(f"{'yes' if limp else 'no':>9} {frame_us / 32:>7.1f} µs {pose_us / 32:>12.2f} µs")
+    return rows

@@ -17,6 +17,9 @@ shape they landed in; the twins fall stiff. At the end of that row, a writher (i
 over backwards, it writhes for 3 s where it lands (legs drawn up and let down, arms folded over
 its front), then lies still.
 
+Behind the row, a figure walks its clip (ANIMATED) across the picture with its left arm limp
+(issue 15, ``set_part_mode``): the arm hangs from its shoulder and swings as it walks.
+
 The felled and the limp get up by themselves once they have lain still a second
 (``set_get_up(body, 1.0)``, issue 13): face up they sit up, crouch and stand; face down they push
 up onto hands and knees first.
@@ -54,6 +57,9 @@ FALLERS_Z = 3.0    # m: their row, in front of the first
 # hurt (issue 15): a faller that writhes for 3 s once down (motion.set_writhing), at the row's end
 FALLERS["writher"] = ((0.0, 0.0, -400.0), True)
 WRITHERS = {"writher": 3.0}
+# a part of its own (issue 15, #573): behind the row, a figure walking its clip ANIMATED across
+# the picture with its left arm limp (motion.set_part_mode), the arm swinging from its shoulder
+LIMP_ARM_START = (-7.0, 0.0, -2.0)   # m: it walks along +X
 
 
 class Blows(engine.PhaseProcessor):
@@ -131,6 +137,15 @@ def build(e):
             motion.set_writhing(body, WRITHERS[name])
         render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])
         row[name] = body
+    # a limp arm (issue 15): the walker's left arm hangs and swings as it walks its clip
+    z = figure.figure(e, "limp arm", FIGURE)
+    f = figure.figure_of(e, z)
+    figure.place(f, LIMP_ARM_START, 0.5 * math.pi)
+    figure.play(f, "Walk", 1.0, True)
+    body = motion.on_figure(e, z)
+    motion.set_part_mode(body, motion.PART_ARM_L, motion.LIMP)
+    render.hide_bodies(e, [int(s) for s in body.ragdoll.bodies])
+    row["limp arm"] = body
     # the ways up (issue 13): the felled and the limp get up by themselves once they have lain
     # still a second (the limp one ends ANIMATED, the felled POWERED), and go again at the next
     # round of blows
