@@ -985,6 +985,27 @@ for _name, _call, _exc, _match in [
 ]:
     CASES.append((_name, "ragdoll", _call, _exc, _match))
 
+# -- a part's mode (issue 15, _parts.py): set_part_mode's part and mode
+for _name, _call, _exc, _match in [
+    ("set_part_mode part 99", lambda S: motion.set_part_mode(S.body, 99, motion.LIMP), V,
+     r"\bpart\b"),
+    ("set_part_mode part 'arm'",
+     lambda S: motion.set_part_mode(S.body, "arm", motion.LIMP), T, r"\bpart\b"),
+    ("set_part_mode mode 7", lambda S: motion.set_part_mode(S.body, motion.PART_ARM_L, 7), V,
+     r"\bmode\b"),
+    ("set_part_mode mode GETTING_UP",
+     lambda S: motion.set_part_mode(S.body, motion.PART_ARM_L, motion.GETTING_UP), V,
+     r"\bmode\b"),
+    ("set_part_mode mode 'limp'",
+     lambda S: motion.set_part_mode(S.body, motion.PART_ARM_L, "limp"), T, r"\bmode\b"),
+    ("set_part_mode mode True",
+     lambda S: motion.set_part_mode(S.body, motion.PART_ARM_L, True), T, r"\bmode\b"),
+    ("set_part_mode on None",
+     lambda S: motion.set_part_mode(None, motion.PART_ARM_L, motion.LIMP), T, r"\bbody\b"),
+    ("part_mode part 6", lambda S: motion.part_mode(S.body, 6), V, r"\bpart\b"),
+]:
+    CASES.append((_name, "ragdoll", _call, _exc, _match))
+
 
 # -- closed engines: messages that name the engine, not "object 1 wears no figure"
 for _name, _call, _match in [

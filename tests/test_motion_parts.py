@@ -493,7 +493,7 @@ def limp_sweep(request):
         motion.set_part_strength(b, part, s)
         figs.append((part, s, LIMP_WAYS[k % 4], b))
     e.run(seconds=0.5)
-    for part, _s, _way_, b in figs:
+    for part, _s, _w, b in figs:
         motion.set_part_mode(b, part, motion.LIMP)
     e.run(seconds=1.0)
     rows = []
@@ -525,7 +525,7 @@ def limp_sweep(request):
             q = motion.drawn_pose(b)[1]
             steps[i] = max(steps[i], max(_qang(q[k], prev[i][k]) for k in PARTS[part]))
             prev[i] = q
-    for i, (part, _s, _w, b) in enumerate(figs):
+    for i, (_part, _s, _w, b) in enumerate(figs):
         ap, aq = _clip_world(b)
         dp, dq = motion.drawn_pose(b)
         rows[i]["step"] = steps[i]

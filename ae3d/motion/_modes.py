@@ -171,7 +171,9 @@ def hand_over(m: Motion, mode: int, first: bool = False) -> None:
         physics.ragdoll_set_powered(r, False)
         # the follow anchors, made where the animation's bodies are
         ap, aq = anim_world(m)
-        from ._parts import off_clip   # a part with a mode of its own has none (#573, #658)
+        # a part with a mode of its own has none (#573, #658)
+        from ._parts import off_clip
+
         for b in range(r.bones):
             if off_clip(m, b):
                 s.pbi[m.slot, b, PB_FOLLOW] = -1

@@ -230,7 +230,9 @@ def set_part_mode(body: Motion, part: int, mode: int) -> None:
     anim = int(sv.fi[f, F_MODE]) in FROM_ANIMATION
     ap = aq = None
     if anim and np.any((old >= 0) & (new < 0)):
-        from ._modes import anim_world   # (imported late: _modes reads this module)
+        # (imported late: _modes reads this module)
+        from ._modes import anim_world
+
         ap, aq = anim_world(m)
     sv.fi[f, F_PART_MODE:F_PART_MODE + PART_COUNT] = modes
     st = float(sv.ff[f, F_STRENGTH])

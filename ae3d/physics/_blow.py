@@ -152,12 +152,67 @@ def blow_response(w, slot: int, impulse: np.ndarray, point: np.ndarray | None
         dx = free + minv @ (c.T @ lam)
     dv = dx.reshape(n, 6)[:, 0:3].copy()
     dw = dx.reshape(n, 6)[:, 3:6].copy()
-    scale = 1.0
+    now_v = bf[bodies, L.B_V:L.B_V + 3]
+    now_w = bf[bodies, L.B_W:L.B_W + 3]
+    # held by the world (or a static or kinematic body), or a body that cannot turn: the group
+    # cannot move as one, so all of the response is the joints' share and is scaled as a whole
+    anchored = (any(int(ji[j, end]) not in index for j in joints
+                    for end in (L.J_BODY_A, L.J_BODY_B))
+                or bool(np.any(bf[bodies, L.B_INV_I:L.B_INV_I + 3] <= 0.0)))
+    if anchored:
+        rv, rw = np.zeros_like(dv), np.zeros_like(dw)
+    else:
+        rv, rw = rigid_part(bf, bodies, dv, dw)
+    iv, iw = dv - rv, dw - rw
+    # the group moving and turning as one opens no joint: scaled only where it alone would take
+    # a body past the caps (a blow of thousands of N·s); the blow's momentum is kept whole below
+    rigid = min(_room(now_v, rv, SPEED_CAP), _room(now_w, rw, SPIN_CAP))
+    rv, rw = rv * rigid, rw * rigid
+    # the joints' share (the bodies moving against one another, no momentum of its own): scaled
+    # so that no body passes the caps with the rigid part added
+    inner = min(_room(now_v + rv, iv, SPEED_CAP), _room(now_w + rw, iw, SPIN_CAP))
+    return bodies, rv + inner * iv, rw + inner * iw, min(rigid, inner)
+
+
+def rigid_part(bf, bodies: list[int], dv: np.ndarray, dw: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The part of a group's velocity change ``dv``, ``dw`` (k, 3) m/s, rad/s that moves the
+    group as one rigid body: the same momentum (N·s) and angular momentum about the group's
+    centre of mass (N·m·s), every body at V + Ω × (its centre - the group's) and spinning at Ω.
+    It is the projection in the kinetic-energy metric, so the remainder (the joints' share)
+    carries no momentum and no angular momentum, and the two energies add."""
+    mass = 1.0 / bf[bodies, L.B_INV_MASS]
+    pos = bf[bodies, L.B_POS:L.B_POS + 3]
+    total = float(mass.sum())
+    centre = (mass[:, None] * pos).sum(axis=0) / total
+    d = pos - centre
+    momentum = (mass[:, None] * dv).sum(axis=0)
+    spin = np.zeros(3)
+    inertia = np.zeros((3, 3))
     for i, b in enumerate(bodies):
-        for now, add, cap in ((bf[b, L.B_V:L.B_V + 3], dv[i], SPEED_CAP),
-                              (bf[b, L.B_W:L.B_W + 3], dw[i], SPIN_CAP)):
-            grow = float(np.linalg.norm(add))
-            room = cap - float(np.linalg.norm(now))
-            if grow * scale > room:
-                scale = max(0.0, room / grow)
-    return bodies, dv * scale, dw * scale, scale
+        r = _rot(bf[b, L.B_QUAT:L.B_QUAT + 4])
+        inv = bf[b, L.B_INV_I:L.B_INV_I + 3]
+        body_i = (r * (1.0 / inv)) @ r.T
+        spin += body_i @ dw[i] + mass[i] * np.cross(d[i], dv[i])
+        inertia += body_i + mass[i] * (float(d[i] @ d[i]) * np.eye(3) - np.outer(d[i], d[i]))
+    omega = np.linalg.solve(inertia, spin)
+    rv = momentum / total + np.cross(omega, d)
+    rw = np.broadcast_to(omega, dw.shape).copy()
+    return rv, rw
+
+
+def _room(now: np.ndarray, add: np.ndarray, cap: float) -> float:
+    """The largest s in [0, 1] with |now + s add| <= cap for every row (k, 3): 0 where a row is
+    already past the cap."""
+    s = 1.0
+    for a, b in zip(now, add):
+        bb = float(b @ b)
+        if bb == 0.0:
+            continue
+        ab, aa = float(a @ b), float(a @ a)
+        if aa >= cap * cap:
+            return 0.0
+        # |a + s b|^2 = cap^2 at the positive root
+        root = (-ab + np.sqrt(ab * ab + bb * (cap * cap - aa))) / bb
+        s = min(s, max(0.0, root))
+    return s
