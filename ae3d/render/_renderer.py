@@ -298,6 +298,8 @@ class Renderer:
                 d.append("SHADOW_PCF3" if q.shadow == "pcf3" else "SHADOW_TAP1")
             if q.lighting == "diffuse":
                 d.append("LIGHT_DIFFUSE")
+                if kind != "ground":
+                    d.append("FOG_VERTEX")
             if kind == "ground" and q.ground == "cheap":
                 d.append("GROUND_CHEAP")
         return d

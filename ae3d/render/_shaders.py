@@ -2,8 +2,8 @@
 ``colour`` (lit, shadowed), ``depth`` (the shadow map) and ``pick`` (a uint id per pixel).
 
 Quality is chosen at compile time (``program_source`` prepends ``#define``s; see _quality):
-SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, GROUND_CHEAP, FAST_SRGB,
-SKY_GRID; per draw
+SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, FOG_VERTEX, GROUND_CHEAP,
+FAST_SRGB, SKY_GRID; per draw
 HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
 (a welded flat-shaded mesh: face normals from screen derivatives of the world position).
 
@@ -49,10 +49,15 @@ float shadow_at(vec3 wp, vec3 n) {
 float shadow_at(vec3 wp, vec3 n) { return 1.0; }
 #endif
 
+#ifdef FOG_VERTEX
+in float v_fog;  // the fog, worked out at the vertices (VERT_FOG)
+float fog_at(vec3 wp) { return v_fog; }
+#else
 float fog_at(vec3 wp) {
     float d = length(u_eye - wp);
     return clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
 }
+#endif
 
 vec3 shade(vec3 base, vec3 n, vec3 wp, float shininess) {
     float ndl = max(dot(n, u_sun_dir), 0.0);
@@ -106,8 +111,23 @@ out uint f_id;
 void main() { f_id = v_id; }
 """
 
+# FOG_VERTEX (low): the fog at a figure's or shape's vertices, interpolated (a distance and a
+# square root a pixel less)
+VERT_FOG = """
+#ifdef FOG_VERTEX
+uniform vec3 u_eye;
+uniform vec2 u_fog;
+out float v_fog;
+void fog_vertex(vec3 wp) {
+    v_fog = clamp((length(u_eye - wp) - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
+}
+#else
+void fog_vertex(vec3 wp) {}
+#endif
+"""
+
 # ------------------------------------------------------------------ skinned figures and hordes
-VERT_SKINNED = VERSION + """
+VERT_SKINNED = VERSION + VERT_FOG + """
 in vec3 in_pos; in vec3 in_normal; in vec4 in_joints; in vec4 in_weights; in vec3 in_color;
 in vec4 i_place;   // horde: x, y, z (m), heading (rad); figures: unused
 in vec4 i_tint;    // rgb multiplier, phase 0..1 (horde)
@@ -173,6 +193,7 @@ void main() {
     v_color = vec4(in_color * i_tint.rgb, 1.0);
     v_id = i_id;
     gl_Position = u_vp * wp;
+    fog_vertex(wp.xyz);
 #ifdef HORDE
     // a parked instance (a million metres off) is drawn by nobody, whatever the far plane
     if (dot(i_place.xyz, i_place.xyz) > 1.0e10)
@@ -182,7 +203,7 @@ void main() {
 """
 
 # ------------------------------------------------------------------ primitive shapes
-VERT_SHAPE = VERSION + """
+VERT_SHAPE = VERSION + VERT_FOG + """
 in vec3 in_pos; in vec3 in_normal; in float in_cap;
 in mat4 i_model;   // rotation and translation
 in vec4 i_dims;    // sphere r; capsule r, half segment; box half extents; cylinder r, half height
@@ -203,6 +224,7 @@ void main() {
     v_color = i_color;
     v_id = i_id;
     gl_Position = u_vp * wp;
+    fog_vertex(wp.xyz);
 }
 """
 
@@ -375,27 +397,26 @@ in vec2 in_xz;          // -1..1
 in vec4 i_blob;         // centre x, z (m), radius (m), strength 0..1
 uniform float u_ground_y;
 uniform mat4 u_vp;
-out vec2 v_uv; out vec3 v_wp; out float v_k;
+uniform vec3 u_eye;
+uniform vec2 u_fog;
+out vec2 v_uv; out float v_k;
 void main() {
     v_uv = in_xz;
-    v_k = i_blob.w;
     // a centimetre above the ground: no fight with its depth
-    v_wp = vec3(i_blob.x + in_xz.x * i_blob.z, u_ground_y + 0.01, i_blob.y + in_xz.y * i_blob.z);
-    gl_Position = u_vp * vec4(v_wp, 1.0);
+    vec3 wp = vec3(i_blob.x + in_xz.x * i_blob.z, u_ground_y + 0.01, i_blob.y + in_xz.y * i_blob.z);
+    gl_Position = u_vp * vec4(wp, 1.0);
+    // the fog at the blob's centre: the strength left of it, for the whole (small) disc
+    float d = length(u_eye - vec3(i_blob.x, u_ground_y, i_blob.y));
+    v_k = i_blob.w * (1.0 - clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0));
 }
 """
 
 FRAG_BLOB = VERSION + """
-in vec2 v_uv; in vec3 v_wp; in float v_k;
-uniform vec3 u_eye;
-uniform vec2 u_fog;
+in vec2 v_uv; in float v_k;
 out vec4 f_color;
 void main() {
-    float r = length(v_uv);
-    if (r >= 1.0) discard;
-    float d = length(u_eye - v_wp);
-    float fog = clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
-    f_color = vec4(0.0, 0.0, 0.0, v_k * (1.0 - smoothstep(0.35, 1.0, r)) * (1.0 - fog));
+    // no discard: past the rim (r >= 1) the smoothstep leaves nothing to blend
+    f_color = vec4(0.0, 0.0, 0.0, v_k * (1.0 - smoothstep(0.35, 1.0, length(v_uv))));
 }
 """
 
