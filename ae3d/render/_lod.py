@@ -111,6 +111,17 @@ def prepared(mesh: SkinnedMesh) -> Prepared:
         verts, idx = _weld(key, mesh.indices)
     else:
         verts, idx = _weld(data, mesh.indices)
-    p = Prepared(verts, _levels(verts, idx), flat)
+    levels = _levels(verts, idx)
+    # the coarsest level's vertices first, then the next one's: a level's indices span only
+    # the vertices it uses (a draw's vertex work follows the index range it spans)
+    coarsest = np.zeros(len(verts), dtype=np.int64)
+    for k, lv in enumerate(levels):
+        coarsest[lv] = k
+    order = np.argsort(-coarsest, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    verts = verts[order]
+    levels = [rank[lv].astype(np.uint32) for lv in levels]
+    p = Prepared(verts, levels, flat)
     mesh._render_prepared = p  # type: ignore[attr-defined]
     return p

@@ -106,8 +106,10 @@ class _Group:
         self.flat = prep.flat
         self.vbo = ctx.buffer(prep.vertices.tobytes())
         self.ibos = [ctx.buffer(lv.tobytes()) for lv in prep.levels]
-        self.inst: list[Any] = [None] * len(self.ibos)
-        self.cap = [0] * len(self.ibos)
+        # an instance buffer per slot: level + levels * batch (a second batch of a pass,
+        # such as the figures that read no shadow map, writes buffers of its own)
+        self.inst: list[Any] = [None] * (2 * len(self.ibos))
+        self.cap = [0] * (2 * len(self.ibos))
         self.vaos: dict[tuple[int, int], moderngl.VertexArray] = {}
         self.r = r
         self.used = True
@@ -120,7 +122,8 @@ class _Group:
         return len(self.ibos)
 
     def write(self, inst: np.ndarray, level: int = 0) -> None:
-        """Upload instance records (``_SKIN_INST_DTYPE``) for ``level``, growing its buffer."""
+        """Upload instance records (``_SKIN_INST_DTYPE``) for ``level`` (a slot: level +
+        levels * batch), growing its buffer."""
         n = len(inst)
         if n > self.cap[level]:
             if self.inst[level] is not None:
@@ -139,7 +142,8 @@ class _Group:
         if v is None:
             v = self.vaos[key] = self.r.ctx.vertex_array(
                 prog, [(self.vbo, *_SKIN_VERT_FMT), (self.inst[level], *_SKIN_INST_FMT)],
-                index_buffer=self.ibos[level], index_element_size=4, skip_errors=True)
+                index_buffer=self.ibos[level % len(self.ibos)], index_element_size=4,
+                skip_errors=True)
         return v
 
     def release(self) -> None:
@@ -231,6 +235,10 @@ class Renderer:
         self.shadow_fbo = ctx.framebuffer(depth_attachment=self.shadow_tex)
         self.map_on = False  # this frame draws (and reads) the shadow map
         self.sky_grid: Any = None
+        self.sky_buf: Any = None    # low: the sky's cells the ground leaves bare, this frame
+        self.sky_cap = 0
+        self._sky_corners: Any = None
+        self._sky_tris: Any = None
         self.blob_buf: Any = None
         self.blob_cap = 0
         self.blob_vao: Any = None
@@ -271,6 +279,7 @@ class Renderer:
                 frag = S.FRAG_GROUND if (kind == "ground" and pass_ == "colour") else frags[pass_]
             vs, fs = S.program_source(vert, frag, key[2])
             prog = self.progs[key] = self.ctx.program(vertex_shader=vs, fragment_shader=fs)
+            prog.extra = key[2]  # its defines
         return prog
 
     def _defines(self, kind: str, pass_: str, shadow: bool | None = None) -> list[str]:
@@ -289,6 +298,8 @@ class Renderer:
                 d.append("SHADOW_PCF3" if q.shadow == "pcf3" else "SHADOW_TAP1")
             if q.lighting == "diffuse":
                 d.append("LIGHT_DIFFUSE")
+                if kind != "ground":
+                    d.append("FOG_VERTEX")
             if kind == "ground" and q.ground == "cheap":
                 d.append("GROUND_CHEAP")
         return d
@@ -298,6 +309,21 @@ class Renderer:
         if v is None:
             v = self.quad_vaos[id(prog)] = self.ctx.vertex_array(
                 prog, [(self.quad, "2f", "in_xz")], skip_errors=True)
+        return v
+
+    def _grid_vao(self, prog: moderngl.Program) -> moderngl.VertexArray:
+        """32 x 32 cells over -1..1 (as triangles, ``in_xz``): the low sky's screen and the
+        cheap ground's square, whose colours are worked out at the corners."""
+        if self.sky_grid is None:
+            g = np.linspace(-1.0, 1.0, 33, dtype=np.float32)
+            x0, y0 = np.meshgrid(g[:-1], g[:-1])
+            x1, y1 = x0 + g[1] - g[0], y0 + g[1] - g[0]
+            tri = np.stack([x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1], axis=-1)
+            self.sky_grid = self.ctx.buffer(tri.astype(np.float32).tobytes())
+        v = self.quad_vaos.get(-id(prog))
+        if v is None:
+            v = self.quad_vaos[-id(prog)] = self.ctx.vertex_array(
+                prog, [(self.sky_grid, "2f", "in_xz")], skip_errors=True)
         return v
 
     # -- framebuffers ----------------------------------------------------------------------
@@ -624,20 +650,33 @@ class Renderer:
         # figures: the shadow map draws those near the camera (all of them in high); the
         # colour and pick passes by level of detail where the preset has them
         base = self._defines("skinned", pass_)
+        # in a preset with blobs only the map's casters read it: the others cast nothing into
+        # it, and its lookup was 13 of the 300 figures' 35 CPU-ms (llvmpipe, 1280x720)
+        unlit = self._defines("skinned", pass_, shadow=False) if q.blobs else base
         for g, inst, n_near, centres in data["figures"]:
             if pass_ == "depth":
-                parts = [(0, inst[:n_near])] if n_near else []
+                batches = [(base, [(0, inst[:n_near])] if n_near else [])]
             else:  # culled to the view on the CPU (a figure's reach about its bones' mean)
                 keep = _in_frustum(centres, vp, _FIGURE_REACH)
-                parts = self._levels(g, inst[keep], centres[keep], scene, pass_)
+                if unlit is base:
+                    batches = [(base, self._levels(g, inst[keep], centres[keep], scene, pass_))]
+                else:
+                    near = np.arange(len(inst)) < n_near
+                    batches = [(d, self._levels(g, inst[keep & k], centres[keep & k], scene,
+                                                pass_)) for d, k in ((base, near),
+                                                                     (unlit, ~near))]
             flat = ["FLAT_NORMALS"] if (g.flat and pass_ == "colour") else []
-            prog = self._prog("skinned", pass_, base + flat)
-            self._uniforms(scene, prog, vp, pass_)
-            self._set(prog, "u_bones", 0)
-            self.bones_tex.use(0)
-            for level, part in parts:
-                g.write(part, level)
-                g.vao(prog, level).render(instances=len(part))
+            for batch, (defines, parts) in enumerate(batches):
+                if not parts:
+                    continue
+                prog = self._prog("skinned", pass_, defines + flat)
+                self._uniforms(scene, prog, vp, pass_)
+                self._set(prog, "u_bones", 0)
+                self.bones_tex.use(0)
+                for level, part in parts:
+                    slot = level + batch * g.levels
+                    g.write(part, slot)
+                    g.vao(prog, slot).render(instances=len(part))
         # hordes: in a preset with blobs they cast no map shadow
         if pass_ == "depth" and q.blobs:
             return blobs
@@ -697,7 +736,10 @@ class Renderer:
             self._set(prog, "u_line_color", tuple(scene.ground_line_color))
             if k:
                 ctx.polygon_offset = (1.0, 4.0)
-            self._quad_vao(prog).render()
+            if "GROUND_CHEAP" in prog.extra:  # its light and fog at a grid's corners
+                self._grid_vao(prog).render()
+            else:
+                self._quad_vao(prog).render()
             if k:
                 ctx.polygon_offset = (0.0, 0.0)
         ctx.enable(moderngl.CULL_FACE)
@@ -735,19 +777,59 @@ class Renderer:
         self._set(sky, "u_fog_color", tuple(scene.fog_color))
         self._set(sky, "u_zenith_color", tuple(scene.zenith_color))
         if self.quality.sky_last:
-            if self.sky_grid is None:  # 32 x 32 cells over the screen, as triangles
-                g = np.linspace(-1.0, 1.0, 33, dtype=np.float32)
-                x0, y0 = np.meshgrid(g[:-1], g[:-1])
-                x1, y1 = x0 + g[1] - g[0], y0 + g[1] - g[0]
-                tri = np.stack([x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1], axis=-1)
-                self.sky_grid = self.ctx.buffer(tri.astype(np.float32).tobytes())
-            v = self.quad_vaos.get(-id(sky))
-            if v is None:
-                v = self.quad_vaos[-id(sky)] = self.ctx.vertex_array(
-                    sky, [(self.sky_grid, "2f", "in_xz")], skip_errors=True)
-            v.render()
+            cells = self._sky_cells(scene, vp)
+            if cells is None:
+                self._grid_vao(sky).render()
+            elif len(cells):
+                n = len(cells)
+                if n > self.sky_cap:  # room for every cell: allocated once
+                    self.sky_cap = 32 * 32
+                    self.sky_buf = self.ctx.buffer(reserve=self.sky_cap * 48, dynamic=True)
+                v = self.quad_vaos.get(-id(sky) - 1)
+                if v is None:
+                    v = self.quad_vaos[-id(sky) - 1] = self.ctx.vertex_array(
+                        sky, [(self.sky_buf, "2f", "in_xz")], skip_errors=True)
+                self.sky_buf.write(cells.tobytes())
+                v.render(vertices=6 * n)
         else:
             self._quad_vao(sky).render()
+
+    def _sky_cells(self, scene: Scene, vp) -> np.ndarray | None:
+        """The low sky's grid cells (n, 12) float32 (two triangles each) that the ground does
+        not cover, or None: every cell (no ground). The pixels whose view ray meets the
+        ground's square between the near and far planes make a convex region of the screen
+        (a convex polygon seen from a point): a cell whose four corners lie in it, with a
+        margin, is all ground, and the sky's fill there (failing the depth test pixel by
+        pixel on llvmpipe) is skipped."""
+        if not scene.ground:
+            return None
+        if self._sky_corners is None:
+            g = np.linspace(-1.0, 1.0, 33)
+            u, v = np.meshgrid(g, g)
+            self._sky_corners = (u.ravel(), v.ravel())
+            x0, y0 = np.meshgrid(g[:-1], g[:-1])
+            x1, y1 = x0 + g[1] - g[0], y0 + g[1] - g[0]
+            self._sky_tris = np.stack([x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1],
+                                      axis=-1).reshape(-1, 12).astype(np.float32)
+        u, v = self._sky_corners
+        inv = np.linalg.inv(np.asarray(vp, dtype=np.float64))
+        one = np.ones_like(u)
+        a = inv @ np.stack([u, v, -one, one])
+        b = inv @ np.stack([u, v, one, one])
+        a = a[:3] / a[3]
+        b = b[:3] / b[3]
+        y = scene.ground_height()
+        dy = b[1] - a[1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(np.abs(dy) > 1e-12, (y - a[1]) / dy, -1.0)
+        hit = a + t * (b - a)
+        cam = scene.camera
+        half = 0.99 * min(cam.far, 1000.0)  # the ground's square (``_ground``), a margin in
+        covered = ((t >= 0.0) & (t <= 0.99) & (np.abs(hit[0] - cam.target[0]) < half)
+                   & (np.abs(hit[2] - cam.target[2]) < half)).reshape(33, 33)
+        cell = (covered[:-1, :-1] & covered[:-1, 1:] & covered[1:, :-1]
+                & covered[1:, 1:]).ravel()
+        return self._sky_tris[~cell]
 
     def _map_half(self, scene: Scene) -> float:
         """Half side (m) of the shadow map's square, across the light."""
@@ -902,9 +984,11 @@ class Renderer:
             v.release()
         self.quad_vaos.clear()
         self.quad.release()
-        if self.sky_grid is not None:
-            self.sky_grid.release()
-            self.sky_grid = None
+        for x in (self.sky_grid, self.sky_buf):
+            if x is not None:
+                x.release()
+        self.sky_grid = self.sky_buf = None
+        self.sky_cap = 0
         for x in (self.blob_vao, self.blob_buf):
             if x is not None:
                 x.release()

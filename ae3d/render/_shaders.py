@@ -2,8 +2,8 @@
 ``colour`` (lit, shadowed), ``depth`` (the shadow map) and ``pick`` (a uint id per pixel).
 
 Quality is chosen at compile time (``program_source`` prepends ``#define``s; see _quality):
-SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, GROUND_CHEAP, FAST_SRGB,
-SKY_GRID; per draw
+SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, FOG_VERTEX, GROUND_CHEAP,
+FAST_SRGB, SKY_GRID; per draw
 HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
 (a welded flat-shaded mesh: face normals from screen derivatives of the world position).
 
@@ -49,10 +49,15 @@ float shadow_at(vec3 wp, vec3 n) {
 float shadow_at(vec3 wp, vec3 n) { return 1.0; }
 #endif
 
+#ifdef FOG_VERTEX
+in float v_fog;  // the fog, worked out at the vertices (VERT_FOG)
+float fog_at(vec3 wp) { return v_fog; }
+#else
 float fog_at(vec3 wp) {
     float d = length(u_eye - wp);
     return clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
 }
+#endif
 
 vec3 shade(vec3 base, vec3 n, vec3 wp, float shininess) {
     float ndl = max(dot(n, u_sun_dir), 0.0);
@@ -106,8 +111,23 @@ out uint f_id;
 void main() { f_id = v_id; }
 """
 
+# FOG_VERTEX (low): the fog at a figure's or shape's vertices, interpolated (a distance and a
+# square root a pixel less)
+VERT_FOG = """
+#ifdef FOG_VERTEX
+uniform vec3 u_eye;
+uniform vec2 u_fog;
+out float v_fog;
+void fog_vertex(vec3 wp) {
+    v_fog = clamp((length(u_eye - wp) - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
+}
+#else
+void fog_vertex(vec3 wp) {}
+#endif
+"""
+
 # ------------------------------------------------------------------ skinned figures and hordes
-VERT_SKINNED = VERSION + """
+VERT_SKINNED = VERSION + VERT_FOG + """
 in vec3 in_pos; in vec3 in_normal; in vec4 in_joints; in vec4 in_weights; in vec3 in_color;
 in vec4 i_place;   // horde: x, y, z (m), heading (rad); figures: unused
 in vec4 i_tint;    // rgb multiplier, phase 0..1 (horde)
@@ -173,6 +193,7 @@ void main() {
     v_color = vec4(in_color * i_tint.rgb, 1.0);
     v_id = i_id;
     gl_Position = u_vp * wp;
+    fog_vertex(wp.xyz);
 #ifdef HORDE
     // a parked instance (a million metres off) is drawn by nobody, whatever the far plane
     if (dot(i_place.xyz, i_place.xyz) > 1.0e10)
@@ -182,7 +203,7 @@ void main() {
 """
 
 # ------------------------------------------------------------------ primitive shapes
-VERT_SHAPE = VERSION + """
+VERT_SHAPE = VERSION + VERT_FOG + """
 in vec3 in_pos; in vec3 in_normal; in float in_cap;
 in mat4 i_model;   // rotation and translation
 in vec4 i_dims;    // sphere r; capsule r, half segment; box half extents; cylinder r, half height
@@ -203,6 +224,7 @@ void main() {
     v_color = i_color;
     v_id = i_id;
     gl_Position = u_vp * wp;
+    fog_vertex(wp.xyz);
 }
 """
 
@@ -215,6 +237,49 @@ uniform vec2 u_aspect; // GROUND_RECT: the half extents' ratios along x and z (<
 uniform uint u_id;
 uniform mat4 u_vp;
 out vec3 v_wp; out vec3 v_n; out vec4 v_color; flat out uint v_id;
+#ifdef GROUND_CHEAP
+// The cheap ground's light is flat and its fog smooth: both are worked out at the corners of
+// a fine grid of the ground (GROUND_GRID cells a side), already in sRGB, for the plain ground
+// and for its lines, sunlit and in shadow. The fragment only mixes them by the grid line and
+// the shadow (per pixel this was 20 of the ground's 26 CPU-ms on llvmpipe at 1280x720).
+uniform vec3 u_ground_color;
+uniform vec3 u_line_color;
+uniform vec3 u_sun_dir;
+uniform vec3 u_sun_color;
+uniform vec3 u_sky_color;
+uniform vec3 u_eye;
+uniform vec3 u_fog_color;
+uniform vec2 u_fog;
+out vec3 v_plain; out vec3 v_line; out vec3 v_plain_dark; out vec3 v_line_dark;
+#if defined(SHADOW_PCF3) || defined(SHADOW_TAP1)
+// the sun's projection is orthographic: a ground point's place in the map is affine in it,
+// interpolated exactly from the corners (no matrix product a pixel)
+uniform mat4 u_light_vp;
+out vec3 v_lp;
+#endif
+vec3 srgb3(vec3 c) {
+    c = clamp(c, 0.0, 1.0);
+#ifdef FAST_SRGB
+    return 1.138 * sqrt(c) - 0.138 * c;
+#else
+    return pow(c, vec3(1.0 / 2.2));
+#endif
+}
+void ground_colours(vec3 wp) {
+    float fog = clamp((length(u_eye - wp) - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
+    vec3 lit = u_sky_color + u_sun_color * max(u_sun_dir.y, 0.0);
+    v_plain = srgb3(mix(u_ground_color * lit, u_fog_color, fog));
+    v_line = srgb3(mix(u_line_color * lit, u_fog_color, fog));
+    v_plain_dark = srgb3(mix(u_ground_color * u_sky_color, u_fog_color, fog));
+    v_line_dark = srgb3(mix(u_line_color * u_sky_color, u_fog_color, fog));
+#if defined(SHADOW_PCF3) || defined(SHADOW_TAP1)
+    // shadow_at's normal offset for the ground's up normal
+    float ndl = clamp(u_sun_dir.y, 0.0, 1.0);
+    vec4 lp = u_light_vp * vec4(wp + vec3(0.0, 0.02 + 0.03 * (1.0 - ndl), 0.0), 1.0);
+    v_lp = lp.xyz / lp.w * 0.5 + 0.5;
+#endif
+}
+#endif
 void main() {
 #ifdef GROUND_RECT
     vec2 h = u_half * u_aspect;
@@ -224,6 +289,9 @@ void main() {
     vec3 wp = vec3(u_centre.x + in_xz.x * h.x, u_centre.y, u_centre.z + in_xz.y * h.y);
     v_wp = wp; v_n = vec3(0.0, 1.0, 0.0); v_color = vec4(1.0); v_id = u_id;
     gl_Position = u_vp * vec4(wp, 1.0);
+#ifdef GROUND_CHEAP
+    ground_colours(wp);
+#endif
 }
 """
 
@@ -241,18 +309,26 @@ float grid(vec2 p, float spacing, float width) {
     return line * clamp(1.0 - max(w.x, w.y) * 3.0, 0.0, 1.0);
 }
 #ifdef GROUND_CHEAP
-// the same grid, flat light (sky ambient and the sun's constant diffuse, no specular or rim).
-// A mipmapped grid texture was tried: its trilinear fetch costs 14 CPU-ms a 1280x720 screen
-// on llvmpipe, the two procedural grids 5.
+// the same grid under flat light, its colours from the vertices (VERT_GROUND). A mipmapped
+// grid texture was tried: its trilinear fetch costs 14 CPU-ms a 1280x720 screen on llvmpipe,
+// the two procedural grids 5.
+in vec3 v_plain; in vec3 v_line; in vec3 v_plain_dark; in vec3 v_line_dark;
+#if defined(SHADOW_PCF3) || defined(SHADOW_TAP1)
+in vec3 v_lp;
+float ground_shadow() {
+    vec3 p = v_lp;
+    if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) return 1.0;
+    return texture(u_shadow, vec3(p.xy, p.z - u_shadow_bias));
+}
+#endif
 void main() {
     vec2 p = v_wp.xz;
-    float minor = grid(p, 1.0, 1.0);
-    float major = grid(p, 5.0, 1.6);
-    vec3 base = mix(u_ground_color, u_line_color, max(minor * 0.55, major * 0.9));
-    float ndl = max(u_sun_dir.y, 0.0);
-    float sh = ndl > 0.0 ? shadow_at(v_wp, vec3(0.0, 1.0, 0.0)) : 0.0;
-    vec3 c = base * (u_sky_color + u_sun_color * ndl * sh);
-    f_color = to_srgb(mix(c, u_fog_color, fog_at(v_wp)));
+    float m = max(grid(p, 1.0, 1.0) * 0.55, grid(p, 5.0, 1.6) * 0.9);
+    vec3 c = mix(v_plain, v_line, m);
+#if defined(SHADOW_PCF3) || defined(SHADOW_TAP1)
+    c = mix(mix(v_plain_dark, v_line_dark, m), c, ground_shadow());
+#endif
+    f_color = vec4(c, 1.0);
 }
 #else
 void main() {
@@ -321,27 +397,26 @@ in vec2 in_xz;          // -1..1
 in vec4 i_blob;         // centre x, z (m), radius (m), strength 0..1
 uniform float u_ground_y;
 uniform mat4 u_vp;
-out vec2 v_uv; out vec3 v_wp; out float v_k;
+uniform vec3 u_eye;
+uniform vec2 u_fog;
+out vec2 v_uv; out float v_k;
 void main() {
     v_uv = in_xz;
-    v_k = i_blob.w;
     // a centimetre above the ground: no fight with its depth
-    v_wp = vec3(i_blob.x + in_xz.x * i_blob.z, u_ground_y + 0.01, i_blob.y + in_xz.y * i_blob.z);
-    gl_Position = u_vp * vec4(v_wp, 1.0);
+    vec3 wp = vec3(i_blob.x + in_xz.x * i_blob.z, u_ground_y + 0.01, i_blob.y + in_xz.y * i_blob.z);
+    gl_Position = u_vp * vec4(wp, 1.0);
+    // the fog at the blob's centre: the strength left of it, for the whole (small) disc
+    float d = length(u_eye - vec3(i_blob.x, u_ground_y, i_blob.y));
+    v_k = i_blob.w * (1.0 - clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0));
 }
 """
 
 FRAG_BLOB = VERSION + """
-in vec2 v_uv; in vec3 v_wp; in float v_k;
-uniform vec3 u_eye;
-uniform vec2 u_fog;
+in vec2 v_uv; in float v_k;
 out vec4 f_color;
 void main() {
-    float r = length(v_uv);
-    if (r >= 1.0) discard;
-    float d = length(u_eye - v_wp);
-    float fog = clamp((d - u_fog.x) / max(u_fog.y - u_fog.x, 1e-3), 0.0, 1.0);
-    f_color = vec4(0.0, 0.0, 0.0, v_k * (1.0 - smoothstep(0.35, 1.0, r)) * (1.0 - fog));
+    // no discard: past the rim (r >= 1) the smoothstep leaves nothing to blend
+    f_color = vec4(0.0, 0.0, 0.0, v_k * (1.0 - smoothstep(0.35, 1.0, length(v_uv))));
 }
 """
 
