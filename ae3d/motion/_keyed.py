@@ -261,23 +261,15 @@ def pass_through(r: Any, on: bool) -> None:
     if on:
         if key in _THROUGH:
             return
-        added = []
         bodies = [int(b) for b in r.bodies]
-        for i, a in enumerate(bodies):
-            for b in bodies[i + 1:]:
-                k = (min(a, b) << 32) | max(a, b)
-                if k not in w._ignore:
-                    added.append(k)
-        # the world's ignored pairs (its ignore_pair), all at once: one rebuild of its sorted
-        # keys rather than one a pair
-        w._ignore.update(added)
-        w._rebuild_ignore()
-        _THROUGH[key] = added
+        pairs = [(a, b) for i, a in enumerate(bodies) for b in bodies[i + 1:]]
+        # the world's ignored pairs, all at once (one rebuild of its sorted keys), and only those
+        # it did not already ignore, so taking them back leaves the ragdoll's own as they were
+        _THROUGH[key] = w.ignore_pairs(pairs)
         return
     added = _THROUGH.pop(key, ())
     if added:
-        w._ignore.difference_update(added)
-        w._rebuild_ignore()
+        w.unignore_pairs(added)
 
 
 # ------------------------------------------------------------------------------ plants
