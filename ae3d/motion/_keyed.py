@@ -279,10 +279,26 @@ def soles_of(r: Any) -> tuple[int, int]:
 
 
 def plant_feet(r: Any, p: np.ndarray, q: np.ndarray) -> None:
-    """Plant both soles at their poses in ``p``, ``q`` (the key's), at the turn they stand with
-    (30 Hz anchors, ``physics.ragdoll_plant``)."""
-    for b in soles_of(r):
-        physics.ragdoll_plant(r, b, (p[b], q[b]))
+    """Plant both soles at their poses in ``p``, ``q`` (the bodies' or a key's) with 30 Hz
+    anchors: a foot at the turn it stands with (``physics.ragdoll_plant``); a figure without
+    feet by its calves' lower ends (the ankles) only, at ``human.PLANT_HZ``, since a calf turns
+    over its ankle as the figure rises on it."""
+    if soles_of(r) == _FEET:
+        for b in _FEET:
+            physics.ragdoll_plant(r, b, (p[b], q[b]))
+        return
+    from ae3d.physics import _api_joints as J
+    w = r.engine.physics
+    dims = dims_of(r)
+    for b in _CALVES:
+        physics.ragdoll_plant(r, b, None)
+        ax = _qr(q[b], (0.0, dims[b, 1], 0.0))
+        end = (0.0, -dims[b, 1], 0.0) if ax[1] > 0.0 else (0.0, dims[b, 1], 0.0)
+        at = p[b] + _qr(q[b], end)
+        k = J.anchor(r.engine, int(r.bodies[b]), at, None, hertz=human.PLANT_HZ,
+                     damping_ratio=1.0, angular_hertz=0.0, point=end)
+        w.ai[k, PL.A_OWNER] = r.id
+        r.plants[b] = k
 
 
 def lift_feet(r: Any) -> None:
@@ -291,6 +307,6 @@ def lift_feet(r: Any) -> None:
         physics.ragdoll_plant(r, b, None)
 
 
-__all__ = ["STAGE", "ease", "interpolate", "world_to_local", "lowest_of", "key_from_leans", "key_world",
-           "standing_world", "set_down", "ground_under", "sole_point", "knee_point",
+__all__ = ["STAGE", "ease", "interpolate", "world_to_local", "lowest_of", "key_from_leans",
+           "key_world", "standing_world", "set_down", "ground_under", "sole_point", "knee_point",
            "plant_feet", "lift_feet", "pass_through", "yaw_quat", "dims_of", "move_key", "soles_of"]
