@@ -422,6 +422,98 @@ def _sway(period: float) -> PoseFn:
 ClipSpec = tuple[str, float, int, str, PoseFn]
 
 
+# -- the get-up clips (issue 13, the clip way: motion.set_get_up_clips) --------------------------
+# Keys as leans (degrees, about the figure's x: + brings a bone's top forward, toward +z) of each
+# role in the world from standing, as motion/_get_up.py's keyed ways are (a role not given leans
+# with its parent). Every limb within the reference ragdoll's ranges (ae3d.human): the hips flex
+# at most 115 of their 120, the knees 120 of 130, an ankle 20 up (dorsiflexion) and 45 down.
+_GU_STAND = {"Hips": 0.0}
+_GU_LIE_UP = {"Hips": -90.0, "FootL": -70.0, "FootR": -70.0}   # on its back, head toward -z
+_GU_LIE_DOWN = {"Hips": 90.0, "FootL": 135.0, "FootR": 135.0}  # on its front, head toward +z
+_GU_SIT = {  # sitting, knees drawn in, hands on the ground behind the hips
+    "Hips": -40.0, "Spine": -35.0, "Chest": -30.0, "Neck": -10.0,
+    "UpperArmL": 25.0, "LowerArmL": 10.0, "UpperArmR": 25.0, "LowerArmR": 10.0,
+    "ThighL": -125.0, "ShinL": -5.0, "ThighR": -125.0, "ShinR": -5.0,
+    "FootL": 0.0, "FootR": 0.0,
+}
+_GU_HANDS_KNEES = {  # on hands and knees, arms straight under the shoulders, toes tucked back
+    "Hips": 60.0, "Spine": 60.0, "Chest": 60.0, "Neck": 45.0,
+    "UpperArmL": 0.0, "LowerArmL": 0.0, "UpperArmR": 0.0, "LowerArmR": 0.0,
+    "ThighL": -5.0, "ShinL": 90.0, "ThighR": -5.0, "ShinR": 90.0,
+    "FootL": 135.0, "FootR": 135.0,
+}
+_GU_CROUCH = {  # crouched over the feet, heels up, the trunk bowed over the knees, arms ahead
+    "Hips": 35.0, "Spine": 40.0, "Chest": 40.0, "Neck": 20.0,
+    "UpperArmL": -40.0, "LowerArmL": -60.0, "UpperArmR": -40.0, "LowerArmR": -60.0,
+    "ThighL": -80.0, "ShinL": 35.0, "ThighR": -80.0, "ShinR": 35.0,
+    "FootL": 15.0, "FootR": 15.0,
+}
+_GU_PARENT = {"Spine": "Hips", "Chest": "Spine", "Neck": "Chest", "Head": "Neck",
+              "ShoulderL": "Chest", "ShoulderR": "Chest"}
+for _s in "LR":
+    _GU_PARENT.update({"UpperArm" + _s: "Shoulder" + _s, "LowerArm" + _s: "UpperArm" + _s,
+                       "Hand" + _s: "LowerArm" + _s, "Thigh" + _s: "Hips",
+                       "Shin" + _s: "Thigh" + _s, "Foot" + _s: "Shin" + _s,
+                       "Toes" + _s: "Foot" + _s})
+_GU_ROLES = ["Hips"] + list(_GU_PARENT)   # parents first
+GET_UP_STAGE = 0.7   # s: each stage, eased in and out (the spec's keyed ways')
+
+
+def _gu_leans(key: dict[str, float]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for role in _GU_ROLES:
+        out[role] = key.get(role, out[_GU_PARENT[role]] if role != "Hips" else 0.0)
+    return out
+
+
+def _gu_leg(leans: dict[str, float], k: float) -> tuple[float, float]:
+    """(z of the knee, z of the ankle) (m) from the hips' joint, the left leg in ``leans``."""
+    def z_of(lean: float, down: float) -> float:  # a bone hanging ``down`` m turned ``lean``
+        return -down * math.sin(math.radians(lean))
+    hip = z_of(leans["Hips"], 0.05 * k)
+    knee = hip + z_of(leans["ThighL"], 0.42 * k)
+    return knee, knee + z_of(leans["ShinL"], 0.43 * k)
+
+
+def _get_up(face_up: bool, height: float) -> PoseFn:
+    """A way up, three stages of 0.7 s eased in and out: lying (face up: on its back, head
+    toward -z; face down: on its front, head toward +z), sitting with its knees drawn in and its
+    hands behind it (face down: on hands and knees), a crouch over its feet, standing facing +z
+    (where its feet, face up, or its head, face down, lay). The hips travel so nothing planted
+    slides: face up the pelvis stays where it lay while it sits up, then the feet stay where
+    they sat; face down the knees stay where they lay, the feet come under where the knees
+    were, then stay."""
+    k = height / 1.80
+    keys = [_gu_leans(x) for x in ((_GU_LIE_UP, _GU_SIT, _GU_CROUCH, _GU_STAND) if face_up else
+                                   (_GU_LIE_DOWN, _GU_HANDS_KNEES, _GU_CROUCH, _GU_STAND))]
+    knee0 = _gu_leg(keys[0], k)[0]
+
+    def hips_z(st: int, leans: dict[str, float], e: float) -> float:
+        knee, ankle = _gu_leg(leans, k)
+        if face_up:
+            if st == 0:
+                return 0.0
+            return _gu_leg(keys[1], k)[1] - ankle
+        if st == 0:
+            return knee0 - knee
+        if st == 1:
+            h1 = knee0 - _gu_leg(keys[1], k)[0]
+            h2 = knee0 - _gu_leg(keys[2], k)[1]
+            return h1 + (h2 - h1) * e
+        return knee0 - ankle
+
+    def pose(t: float) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        st = min(int(t / GET_UP_STAGE), 2)
+        x = min(1.0, max(0.0, t / GET_UP_STAGE - st))
+        e = x * x * (3.0 - 2.0 * x)
+        leans = {r: keys[st][r] + (keys[st + 1][r] - keys[st][r]) * e for r in _GU_ROLES}
+        r = {role: _rx(leans[role] - (leans[_GU_PARENT[role]] if role != "Hips" else 0.0))
+             for role in _GU_ROLES}
+        return r, np.array([0.0, 0.0, hips_z(st, leans, e)])
+
+    return pose
+
+
 
 
 def _human_clips(height: float) -> list[ClipSpec]:
@@ -433,6 +525,8 @@ def _human_clips(height: float) -> list[ClipSpec]:
         ("Run", 0.7, 15, "LINEAR", _gait(0.7, 3.5 * k, 52.0, 17.0, 75.0, 35.0, 80.0, 8.0, 8.0,
                                          knee_lead=-20.0)),
         ("Bow", 2.0, 21, "LINEAR", _bow(2.0)),
+        ("GetUpFaceUp", 3 * GET_UP_STAGE, 43, "LINEAR", _get_up(True, height)),
+        ("GetUpFaceDown", 3 * GET_UP_STAGE, 43, "LINEAR", _get_up(False, height)),
     ]
 
 
@@ -703,8 +797,10 @@ ZOMBIE_COLORS = {"skin": (0.47, 0.58, 0.38, 1.0), "shirt": (0.45, 0.38, 0.26, 1.
 
 #: As made: height (m) and clip durations (s) of each asset (tests check them).
 MADE = {
-    "boxman.glb": (1.80, {"Idle": 3.0, "Walk": 1.0, "Run": 0.7, "Bow": 2.0}),
-    "mixamo_man.glb": (1.95, {"Idle": 3.0, "Walk": 1.0, "Run": 0.7, "Bow": 2.0}),
+    "boxman.glb": (1.80, {"Idle": 3.0, "Walk": 1.0, "Run": 0.7, "Bow": 2.0,
+                          "GetUpFaceUp": 2.1, "GetUpFaceDown": 2.1}),
+    "mixamo_man.glb": (1.95, {"Idle": 3.0, "Walk": 1.0, "Run": 0.7, "Bow": 2.0,
+                              "GetUpFaceUp": 2.1, "GetUpFaceDown": 2.1}),
     "zombie.glb": (1.72, {"Idle": 2.5, "Walk": 1.6}),
     "two_bone.glb": (1.0, {"Bend": 2.0, "Pulse": 1.0, "Slide": 1.5}),
 }

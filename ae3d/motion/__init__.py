@@ -49,7 +49,14 @@ from ._figures import (
     set_get_up,
     set_protective,
 )
-from ._get_up import GetUpSettings, down, get_up, getting_up
+from ._get_up import (
+    GetUpSettings,
+    down,
+    get_up,
+    get_up_clips,
+    getting_up,
+    set_get_up_clips,
+)
 from ._hits import HitsSettings, hit
 from ._landing import LandingSettings, caught, landed, lying
 from ._layout import ACTING, ANIMATED, GETTING_UP, LIMP, POWERED
@@ -105,6 +112,7 @@ __all__ = [
     "steps_taken",
     # the ways up (_get_up.py)
     "GetUpSettings", "down", "get_up", "getting_up",
+    "get_up_clips", "set_get_up_clips",   # the clip way (issue 13)
     # the hand to the wound (#698)
     "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
     # writhing

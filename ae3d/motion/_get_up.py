@@ -29,17 +29,36 @@ as it rises; where its keys keep the feet (the crouch to standing, and sitting t
 the soles' middle is held where they have it, and no body of the way is set under the ground its
 two keys rest on.
 
+The feet's plants (spec: "planted feet are held at 30 Hz"): as a stage that keeps the feet
+begins (face up from sitting on, face down from the crouch on), each foot's body is planted where
+it stands (``_keyed.plant_feet``: a foot at the turn it stands with; a figure without feet by its
+ankles only) until the way ends, so the bodies are not pushed along the ground as the weight
+comes onto them (the box man's ankles slid 25.0, 7.7 and 16.0 mm over the ground without them).
+
+The clip way (beyond the spec, issue 13): a dressed figure whose glTF has get-up clips of its own
+(``GetUpFaceUp`` / ``GetUpFaceDown``, any case; or given by ``set_get_up_clips(body, face_up,
+face_down)``, None a side's keyed way) plays the clip for the way it lies instead of the keyed
+way. The rig plays it (``figure.play``, read before each step as the animation is), its root
+turned and moved so the clip's first frame lies where the figure lies, facing the way it rises
+(``F_GU_CLIP_D`` its length); the first ``stage`` s (or third of the clip) are blended from the
+pose it lies in, the last onto the animation's own pose (kept as it began) moved to stand where
+the clip's last frame stands, the soles' middle kept and the feet planted through it. Once up,
+the animation's pose, its clip and time and the rig's root (moved as the last key was) are put
+back, so the hand-over is as a keyed way's.
+
 A figure that was POWERED is POWERED again once up (its drawing fading from the way's into its
 bodies', spec "Blends"); any other ends ANIMATED. ``set_mode`` ends a way up where it is.
 
 Columns: ``F_GU_*``, ``PB_GU_*`` (``_layout``). Settings: ``GetUpSettings``. Verb:
 ``get_up_pre``; ``after_step`` (the Python side: a way started or ended, rows flagged by the
-verb). Units: m, s, rad; leans in degrees.
+verb, the feet planted). Calls: ``get_up``, ``set_get_up`` (``_figures``), ``down``,
+``getting_up``, ``set_get_up_clips``, ``get_up_clips``. Units: m, s, rad; leans in degrees.
 """
 
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +81,7 @@ from ._layout import (
     F_GET_UP,
     F_GU_BASE_P,
     F_GU_BASE_Q,
+    F_GU_CLIP_D,
     F_GU_DONE,
     F_GU_DUE,
     F_GU_KEY_P,
@@ -184,7 +204,9 @@ def _key(f, k, nb, ff, fi, pbf, out_q, out_t):
         for c in range(3):
             out_t[0, c] = ff[f, F_GU_KEY_P + 3 * k + c]
         return
-    live = fi[f, F_DRESS] >= 0
+    # a dressed figure's animation goes on under a keyed way; a clip way plays its clip on the
+    # rig, and the animation's own pose is the one kept as it began
+    live = fi[f, F_DRESS] >= 0 and ff[f, F_GU_CLIP_D] <= 0.0
     for b in range(1, nb):
         for c in range(4):
             out_q[b, c] = pbf[f, b, PB_TARGET + c] if live else pbf[f, b, PB_GU_BASE_Q + c]
@@ -237,6 +259,61 @@ def _lowest(f, nb, pbi, bf, p, q):
 
 
 @njit(cache=True, _nrt=False)
+def _clip_way(f, t, nb, ff, fi, pbf, pbi, prm, parent, bf, jf, sc):
+    """Figure f's clip way at ``t`` s: the clip's pose this step (the animation's, as the rig
+    playing it was read before the step), blended in from the pose it lay in over its first
+    ``blend`` s (each bone the shorter way in the world, as a keyed way's first stage) and out
+    onto the animation's own pose moved to where it stands (key 3) over its last, ``blend`` =
+    the stage (0.7 s) or a third of the clip when it is shorter. Into sc[4], sc[5] (local), sc[6],
+    sc[7] (world). Returns (mx, lift, mz) m to move it by: lifted so no body is under the ground
+    the lying pose and key 3 rest on, and through the out-blend its soles' middle kept between
+    where the clip and key 3 have it."""
+    aq, at, bq, bt, oq, ot = sc[0], sc[1], sc[2], sc[3], sc[4], sc[5]
+    wp, wq, waq, wbq = sc[6], sc[7], sc[8], sc[9]
+    joints = pbi[f, :, PB_JOINT]
+    end = ff[f, F_GU_CLIP_D]
+    blend = min(prm[S_GU_STAGE], end / 3.0)
+    _key(f, 0, nb, ff, fi, pbf, aq, at)
+    _key(f, 3, nb, ff, fi, pbf, bq, bt)
+    for b in range(nb):
+        for c in range(4):
+            oq[b, c] = ff[f, F_ANIM_ROT + c] if b == 0 else pbf[f, b, PB_TARGET + c]
+    for c in range(3):
+        ot[0, c] = ff[f, F_ANIM_POS + c]
+    # the out-blend keeps the soles' middle between where the clip and key 3 have it (the same
+    # spot: key 3 stands where the clip's last frame does), as a keyed stage that keeps the feet
+    out = t > end - blend
+    x_out = K.ease((t - (end - blend)) / blend) if out else 0.0
+    sax = 0.0
+    saz = 0.0
+    sbx = 0.0
+    sbz = 0.0
+    if out:
+        local_to_world(nb, parent, joints, jf, oq, ot, wp, wq)
+        sax, saz = _soles(f, nb, pbi, bf, wp, wq)
+        K.interpolate(nb, oq, ot, bq, bt, x_out, oq, ot)
+    local_to_world(nb, parent, joints, jf, aq, at, wp, waq)
+    low_a = _lowest(f, nb, pbi, bf, wp, waq)
+    local_to_world(nb, parent, joints, jf, bq, bt, wp, wbq)
+    low_b = _lowest(f, nb, pbi, bf, wp, wbq)
+    if out:
+        sbx, sbz = _soles(f, nb, pbi, bf, wp, wbq)
+    if t < blend:
+        local_to_world(nb, parent, joints, jf, oq, ot, wp, wq)
+        K.interpolate(nb, waq, at, wq, ot, K.ease(t / blend), wq, ot)
+        K.world_to_local(nb, parent, wq, oq)
+    local_to_world(nb, parent, joints, jf, oq, ot, wp, wq)
+    lift = low_a + (low_b - low_a) * K.ease(t / end) - _lowest(f, nb, pbi, bf, wp, wq)
+    mx = 0.0
+    mz = 0.0
+    if out:
+        nx, nz = _soles(f, nb, pbi, bf, wp, wq)
+        mx = sax + (sbx - sax) * x_out - nx
+        mz = saz + (sbz - saz) * x_out - nz
+    return mx, max(lift, 0.0), mz
+
+
+@njit(cache=True, _nrt=False)
 def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
     """Before the physics step (before the muscles and the follow anchors read the animation),
     figure f's way up: GETTING_UP, the way's pose this step written as the animation's (and its
@@ -275,11 +352,16 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
         return False
     stage = prm[S_GU_STAGE]
     t = ff[f, F_GU_T] + dt
-    end = STAGES * stage
+    clip = ff[f, F_GU_CLIP_D] > 0.0
+    end = ff[f, F_GU_CLIP_D] if clip else STAGES * stage
     if t >= end - 1e-9:
         t = end
         fi[f, F_GU_DONE] = 1
     ff[f, F_GU_T] = t
+    if clip:
+        mx, lift, mz = _clip_way(f, t, nb, ff, fi, pbf, pbi, prm, parent, bf, jf, sc)
+        _write_way(f, nb, ff, pbf, sc[4], sc[5], sc[6], sc[7], mx, lift, mz)
+        return True
     k = min(int(t / stage), STAGES - 1)
     s = K.ease((t - k * stage) / stage)
     aq, at, bq, bt, oq, ot = sc[0], sc[1], sc[2], sc[3], sc[4], sc[5]
@@ -314,6 +396,14 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
         nx, nz = _soles(f, nb, pbi, bf, wp, wq)
         mx = sax + (sbx - sax) * s - nx
         mz = saz + (sbz - saz) * s - nz
+    _write_way(f, nb, ff, pbf, oq, ot, wp, wq, mx, lift, mz)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _write_way(f, nb, ff, pbf, oq, ot, wp, wq, mx, lift, mz):
+    """The way's pose this step (local ``oq``, ``ot``; world ``wp``, ``wq``) moved by (mx, lift,
+    mz) m, written as the animation's (F_ANIM_*, PB_TARGET) and as the way's bodies (PB_GU_*)."""
     ot[0, 0] += mx
     ot[0, 1] += lift
     ot[0, 2] += mz
@@ -330,7 +420,6 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
         pbf[f, b, PB_GU_P + 2] = wp[b, 2] + mz
         for c in range(4):
             pbf[f, b, PB_GU_Q + c] = wq[b, c]
-    return True
 
 
 # ------------------------------------------------------------------------------ planning
@@ -373,16 +462,9 @@ def _placed(m: Motion, leans: dict, yaw: float, at: np.ndarray, point: Any,
     return lq, lt, p, q
 
 
-def _start(m: Motion) -> None:
-    """Plan and begin the way up from where the figure lies (Python, once)."""
-    from . import _modes
-    from ._pose import body_local
-    s = service(m.engine)
-    f = m.slot
-    r = m.ragdoll
-    nb = r.bones
-    P, Q = _bodies(m)
-    up = face_up(m)
+def _toward(r: Any, P: np.ndarray, Q: np.ndarray, up: bool) -> float:
+    """rad: the yaw a figure lying in bodies P, Q rises facing: where its feet lay (face up) or
+    its head (face down), from its pelvis, over the ground."""
     pelvis = P[0]
     if up:
         toward = K.sole_point(r, P, Q) - pelvis      # facing where its feet lay
@@ -391,7 +473,30 @@ def _start(m: Motion) -> None:
     toward[1] = 0.0
     if float(np.hypot(toward[0], toward[2])) < 1e-6:
         toward = K._qr(Q[0], np.array(human.BONE_FORWARD_LOCAL[0]))
-    yaw = _yaw_of(toward)
+    return _yaw_of(toward)
+
+
+def _start(m: Motion) -> None:
+    """Plan and begin the way up from where the figure lies (Python, once): its own get-up clip
+    for the way it lies where it has one (``set_get_up_clips``), else the keyed way."""
+    up = face_up(m)
+    name = _clip_for(m, up)
+    if name is not None:
+        _start_clip(m, name, up)
+        return
+    _start_keyed(m, up)
+
+
+def _start_keyed(m: Motion, up: bool) -> None:
+    from . import _modes
+    from ._pose import body_local
+    s = service(m.engine)
+    f = m.slot
+    r = m.ragdoll
+    nb = r.bones
+    P, Q = _bodies(m)
+    pelvis = P[0]
+    yaw = _toward(r, P, Q, up)
     k0q, k0t = body_local(m)
     top = float(pelvis[1]) + _GROUND_ABOVE
     k1q, k1t, p1, q1 = _placed(m, SIT_UP if up else HANDS_KNEES, yaw, pelvis, None, top)
@@ -419,27 +524,233 @@ def _start(m: Motion) -> None:
         s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
     s.ff[f, F_GU_MOVE] = turn
     s.ff[f, F_GU_MOVE + 1:F_GU_MOVE + 4] = move
-    s.ff[f, F_GU_T] = 0.0
-    s.fi[f, F_GU_WAY] = WAY_FACE_UP if up else WAY_FACE_DOWN
     # face up the feet stay from sitting on; face down from the crouch on
-    s.fi[f, F_GU_SOLES] = 0b110 if up else 0b100
+    _begin(m, up, 0b110 if up else 0b100, 0.0, k0q, k0t, P, Q)
+    _modes.hand_over(m, GETTING_UP)
+    _begun(m)
+
+
+def _begin(m: Motion, up: bool, soles: int, clip_d: float, k0q: np.ndarray, k0t: np.ndarray,
+           P: np.ndarray, Q: np.ndarray) -> None:
+    """A way's rows as it begins, before the hand-over to GETTING_UP: the way and its kept
+    stages, the clip's length (0: keyed), the mode to go back to, and the follow anchors made
+    on the pose it lies in (``k0q``, ``k0t``; its bodies ``P``, ``Q``)."""
+    s = service(m.engine)
+    f = m.slot
+    nb = m.ragdoll.bones
+    s.ff[f, F_GU_T] = 0.0
+    s.ff[f, F_GU_CLIP_D] = clip_d
+    s.fi[f, F_GU_WAY] = WAY_FACE_UP if up else WAY_FACE_DOWN
+    s.fi[f, F_GU_SOLES] = soles
     s.fi[f, F_GU_DUE] = 0
     s.fi[f, F_GU_DONE] = 0
     old = int(s.fi[f, F_MODE])
     s.fi[f, F_RESUME] = POWERED if old == POWERED else ANIMATED
-    # the follow anchors made on the pose it lies in
     s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0t[0]
     s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0q[0]
     s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0q[1:]
     s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3] = P
     s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4] = Q
-    _modes.hand_over(m, GETTING_UP)
-    K.pass_through(r, True)
-    # the way starts from the pose shown (the bodies'): no blend of its own
+
+
+def _begun(m: Motion) -> None:
+    """After the hand-over to GETTING_UP: its own bodies pass through each other, and the way
+    starts from the pose shown (the bodies'): no blend of its own."""
+    s = service(m.engine)
+    f = m.slot
+    K.pass_through(m.ragdoll, True)
     s.fi[f, F_BLEND] = BLEND_NONE
     s.fi[f, F_RIG_BLEND] = BLEND_NONE
     if m.rig is not None:
         s.fi[f, F_RIG_OWNED] = 1
+
+
+# ------------------------------------------------------------------------------ the clip way
+# Beyond the spec (issue 13): a figure whose glTF has get-up clips of its own (named
+# GetUpFaceUp / GetUpFaceDown, any case, or given by set_get_up_clips) plays the clip for the
+# way it lies instead of the keyed way, warped onto where it lies: the rig's root turned and
+# moved so the clip's first frame lies where the figure does, facing the way it will rise, the
+# first ``stage`` s blended from the pose it lies in, the last onto the animation's own pose
+# moved to where the clip stands (so the hand-over is as a keyed way's: nothing to jump).
+
+AUTO_CLIPS = ("getupfaceup", "getupfacedown")   # the names looked for, any case
+# the figures' clips set by set_get_up_clips ((face up, face down), a name or None each); a
+# figure not here takes its glTF's clips named as AUTO_CLIPS
+_CLIPS_SET: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# the animation kept through a clip way (its pose, the rig's root, the clip playing)
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _dressing(m: Motion) -> Any:
+    from ._pose import _dress
+    return _dress().ragdoll_dressing(m.ragdoll)
+
+
+def _clip_bodies(m: Motion, clip: Any, time: float, root: np.ndarray) -> tuple:
+    """((n, 3) m, (n, 4)): where the figure's bodies are in ``clip`` at ``time`` s, on the
+    animation's pose (bones it does not move), its rig placed by ``root`` (4, 4)."""
+    from ae3d.physics._kernels_dress import bodies_from_world
+    d = _dressing(m)
+    from ._pose import _dress
+    at, aq, as_ = _dress().ragdoll_animation_pose(m.ragdoll)
+    clip.sample_into(float(time), at, aq, as_)
+    world = d.rig.world_of(at, aq, as_, root)
+    nb = m.ragdoll.bones
+    p = np.zeros((nb, 3))
+    q = np.zeros((nb, 4))
+    bodies_from_world(world, d.rig_bones, d.off_p, d.off_q, p, q)
+    return p, q
+
+
+def _frame_down(m: Motion, p: np.ndarray, q: np.ndarray) -> bool:
+    """Bodies p, q are on the ground by ``down``'s rule (leaning past 1 rad, or the pelvis
+    within 0.45 m of the lowest point), the settings' values."""
+    s = service(m.engine)
+    up = K._qr(q[0], np.array(human.BONE_UP_LOCAL[0]))
+    if math.acos(max(-1.0, min(1.0, float(up[1])))) > s.prm[S_GU_DOWN_LEAN]:
+        return True
+    low = float(K.point_lows(p, q, K.dims_of(m.ragdoll))[:, 1].min())
+    return float(p[0, 1]) - low < s.prm[S_GU_DOWN_DROP]
+
+
+def check_clip(m: Motion, clip: Any, up: bool, what: str) -> str | None:
+    """The name of figure ``m``'s clip ``clip`` (a name, any case; None: the keyed way) checked
+    as its way up lying face up (``up``) or face down: a clip of the figure's own glTF that moves
+    its rig's hips, starts on the ground lying that way and ends standing. ``what`` names the
+    argument. Raises TypeError/ValueError otherwise."""
+    if clip is None:
+        return None
+    if not isinstance(clip, str):
+        raise TypeError(f"{what} must be a clip's name (str) or None, not {type(clip).__name__}")
+    if m.rig is None:
+        raise ValueError(f"{what}: this figure has no rig (a bare ragdoll): a get-up clip is a "
+                         "clip of the figure's own glTF (motion.on_figure)")
+    d = _dressing(m)
+    fig = d.figure
+    clips = fig.model.clips if fig is not None else {}
+    name = clip if clip in clips else None
+    if name is None:
+        same = [c for c in clips if c.casefold() == clip.casefold()]
+        name = same[0] if len(same) == 1 else None
+    if name is None:
+        raise ValueError(f"{what}: the figure has no clip {clip!r} (it has {sorted(clips)})")
+    c = clips[name]
+    hips = int(d.rig_bones[0])
+    if hips not in c.bones:
+        raise ValueError(f"{what}: clip {name!r} does not move this rig's hips "
+                         f"({d.rig.names[hips]!r}): it is no way up for this rig")
+    root = d.rig.root.copy()
+    p0, q0 = _clip_bodies(m, c, c.start, root)
+    p1, q1 = _clip_bodies(m, c, c.duration, root)
+    way = "face up" if up else "face down"
+    if not _frame_down(m, p0, q0):
+        raise ValueError(f"{what}: clip {name!r} does not start on the ground (its first frame "
+                         "stands): it is no way up")
+    if (K._qr(q0[_CHEST], _CHEST_FWD)[1] >= 0.0) != up:
+        raise ValueError(f"{what}: clip {name!r} starts lying "
+                         f"{'face down' if up else 'face up'}, not {way}")
+    if _frame_down(m, p1, q1):
+        raise ValueError(f"{what}: clip {name!r} does not end standing (its last frame is on "
+                         "the ground)")
+    return name
+
+
+def _clip_for(m: Motion, up: bool) -> str | None:
+    """The clip figure ``m`` gets up by lying face up (``up``) or down: set_get_up_clips's, or
+    its glTF's own named as AUTO_CLIPS (one that is no way up for it is passed over)."""
+    if m.rig is None:
+        return None
+    if m in _CLIPS_SET:
+        return _CLIPS_SET[m][0 if up else 1]
+    fig = _dressing(m).figure
+    if fig is None:
+        return None
+    want = AUTO_CLIPS[0 if up else 1]
+    same = [c for c in fig.model.clips if c.casefold() == want]
+    if len(same) != 1:
+        return None
+    try:
+        return check_clip(m, same[0], up, "clip")
+    except ValueError:
+        return None
+
+
+def _turn_about_y(turn: float, move: Any) -> np.ndarray:
+    """(4, 4): a turn of ``turn`` rad about +Y, then a move by ``move`` (3,) m."""
+    c, sn = math.cos(turn), math.sin(turn)
+    mat = np.eye(4)
+    mat[:3, :3] = [[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]]
+    mat[:3, 3] = move
+    return mat
+
+
+def _start_clip(m: Motion, name: str, up: bool) -> None:
+    """Begin the clip way: the rig plays clip ``name`` from its start, its root turned and moved
+    so the first frame lies where the figure does, facing the way it rises; key 0 the pose it
+    lies in, key 3 the animation's own pose (kept) moved and turned to stand where the clip's
+    last frame stands."""
+    from ae3d import figure as FG
+
+    from . import _modes
+    from ._modes import anim_world
+    from ._pose import _dress, body_local, read_one
+    s = service(m.engine)
+    f = m.slot
+    r = m.ragdoll
+    nb = r.bones
+    d = _dressing(m)
+    rig = d.rig
+    fig = d.figure
+    clip = fig.model.clips[name]
+    P, Q = _bodies(m)
+    pelvis = P[0]
+    top = float(pelvis[1]) + _GROUND_ABOVE
+    # the animation's own pose now (read from the rig), kept to go back to
+    read_one(m)
+    at, aq, as_ = _dress().ragdoll_animation_pose(r)
+    root0 = rig.root.copy()
+    _KEPT[m] = dict(t=at, q=aq, s=as_, root=root0, clip=fig.clip, time=fig.time,
+                    speed=fig.speed, loop=fig.loop, playing=fig.playing)
+    # the clip warped: its first frame where the figure lies, facing where it rises
+    p0, q0 = _clip_bodies(m, clip, clip.start, root0)
+    turn = _toward(r, P, Q, up) - _toward(r, p0, q0, up)
+    turn = math.atan2(math.sin(turn), math.cos(turn))
+    warp = _turn_about_y(turn, np.zeros(3))
+    p0w = p0 @ warp[:3, :3].T
+    low0 = float(K.point_lows(p0, q0, K.dims_of(r))[:, 1].min())
+    ground = K.ground_under(m.engine, float(pelvis[0]), float(pelvis[2]), top)
+    warp[:3, 3] = (float(pelvis[0] - p0w[0, 0]), ground - low0, float(pelvis[2] - p0w[0, 2]))
+    root = warp @ root0
+    # its last frame there: the animation's own pose moved to face the way it does, its soles
+    # where the clip's are as the out-blend begins (the ankles' lower ends the clip carries
+    # round its ankle joints as it stands, 12.9 mm on the box man: held from there instead)
+    pe, qe = _clip_bodies(m, clip, clip.duration, root)
+    blend = min(float(s.prm[S_GU_STAGE]), clip.duration / 3.0)
+    pc, qc = _clip_bodies(m, clip, max(clip.start, clip.duration - blend), root)
+    ap, aqw = anim_world(m)
+    fwd = np.array(human.BONE_FORWARD_LOCAL[0])
+    turn_b = _yaw_of(K._qr(qe[0], fwd)) - _yaw_of(K._qr(aqw[0], fwd))
+    turn_b = math.atan2(math.sin(turn_b), math.cos(turn_b))
+    rot_b = _turn_about_y(turn_b, np.zeros(3))[:3, :3]
+    a_sole = rot_b @ K.sole_point(r, ap, aqw)
+    c_sole = K.sole_point(r, pc, qc)
+    g_here = K.ground_under(m.engine, float(a_sole[0]), float(a_sole[2]), float(ap[0, 1]))
+    g_there = K.ground_under(m.engine, float(c_sole[0]), float(c_sole[2]), top)
+    s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = s.ff[f, F_ANIM_POS:F_ANIM_POS + 3]
+    s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4]
+    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = s.pbf[f, :nb, PB_TARGET:PB_TARGET + 4]
+    k0q, k0t = body_local(m)
+    s.pbf[f, :nb, PB_GU_KEY_Q:PB_GU_KEY_Q + 4] = k0q
+    s.ff[f, F_GU_KEY_P:F_GU_KEY_P + 3] = k0t[0]
+    s.ff[f, F_GU_MOVE] = turn_b
+    s.ff[f, F_GU_MOVE + 1:F_GU_MOVE + 4] = (c_sole[0] - a_sole[0], g_there - g_here,
+                                            c_sole[2] - a_sole[2])
+    _begin(m, up, 0, max(clip.duration, 1e-3), k0q, k0t, P, Q)
+    _modes.hand_over(m, GETTING_UP)
+    _begun(m)
+    # the rig plays the clip from its start, warped (read before each step as the animation)
+    rig.root[:] = root
+    FG.play(fig, name, 1.0, False)
 
 
 def _restore_animation(m: Motion, moved: bool) -> None:
@@ -452,6 +763,28 @@ def _restore_animation(m: Motion, moved: bool) -> None:
     move = s.ff[f, F_GU_MOVE + 1:F_GU_MOVE + 4].copy() if moved else np.zeros(3)
     c, sn = math.cos(turn), math.sin(turn)
     rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])
+    kept = _KEPT.pop(m, None)
+    if kept is not None and m.rig is not None:
+        # a clip way: the animation's pose and its clip as they were, the root as it was
+        # (moved as the last key was)
+        from . import _pose
+        d = _dressing(m)
+        rig = d.rig
+        rig.root[:] = _turn_about_y(turn, move) @ kept["root"]
+        for a, b in ((d.anim_t, "t"), (d.anim_q, "q"), (d.anim_s, "s")):
+            a[:] = kept[b]
+        rig.translation[:] = kept["t"]
+        rig.rotation[:] = kept["q"]
+        rig.scale[:] = kept["s"]
+        d.written_t[:] = np.nan
+        d.written_q[:] = np.nan
+        rig.update_world()
+        fig = d.figure
+        fig.clip, fig.time, fig.speed = kept["clip"], kept["time"], kept["speed"]
+        fig.loop, fig.playing = kept["loop"], kept["playing"]
+        s.fi[f, F_RIG_OWNED] = 0
+        _pose.read_one(m)
+        return
     if m.rig is not None:
         from . import _pose
         if moved:
@@ -482,11 +815,13 @@ def end_way(m: Motion, up: bool) -> None:
         return
     s.fi[f, F_GU_WAY] = WAY_NONE
     K.pass_through(m.ragdoll, False)
+    K.lift_feet(m.ragdoll)
     s.fi[f, F_GU_DONE] = 0
     s.fi[f, F_GU_DUE] = 0
     s.fi[f, F_GU_STILL_N] = 0
     s.ff[f, F_GU_STILL_T] = 0.0
     _restore_animation(m, up)
+    s.ff[f, F_GU_CLIP_D] = 0.0
 
 
 def _finish(m: Motion) -> None:
@@ -514,6 +849,36 @@ def after_step(s: Any) -> None:
         s.fi[f, F_GU_DUE] = 0
         if m is not None and int(s.fi[f, F_MODE]) in (POWERED, LIMP):
             _start(m)
+    _plant(s)
+
+
+def _plant(s: Any) -> None:
+    """The keyed ways' feet planted as a stage that keeps them begins (spec: "planted feet are
+    held at 30 Hz", physics.ragdoll_plant), where their bodies stand, until the way ends: the
+    way's soles stay where its keys have them, and the bodies the follow anchors carry would
+    otherwise be pushed along the ground as the weight comes onto them."""
+    n = s.n
+    rising = np.nonzero((s.fi[:n, F_MODE] == GETTING_UP) & (s.fi[:n, F_GU_WAY] != WAY_NONE))[0]
+    for f in rising:
+        m = s.handles[int(f)]
+        if m is None or m.ragdoll.plants:
+            continue
+        if feet_kept(s, int(f)):
+            P, Q = _bodies(m)
+            K.plant_feet(m.ragdoll, P, Q)
+
+
+def feet_kept(s: Any, f: int) -> bool:
+    """Figure f's way up is in a stage that keeps its feet: a keyed way's stage with its
+    ``F_GU_SOLES`` bit, a clip way's out-blend (its last ``stage`` s, or third: the box man's
+    clips crouch over their feet there and stand)."""
+    t = float(s.ff[f, F_GU_T])
+    stage = float(s.prm[S_GU_STAGE])
+    d = float(s.ff[f, F_GU_CLIP_D])
+    if d > 0.0:
+        return t >= d - min(stage, d / 3.0) - 1e-9
+    k = min(int(t / stage + 1e-9), STAGES - 1)
+    return bool((int(s.fi[f, F_GU_SOLES]) >> k) & 1)
 
 
 # ------------------------------------------------------------------------------ the façade
@@ -541,6 +906,27 @@ def get_up(body: Motion) -> bool:
     return True
 
 
+def set_get_up_clips(body: Motion, face_up: Any, face_down: Any) -> None:
+    """Get figure ``body`` up by clips of its own glTF (beyond the spec, issue 13): ``face_up``
+    the clip it plays lying face up, ``face_down`` face down (names, any case; None: the keyed
+    way for that side). Each is played warped onto where the figure lies: its first frame
+    blended from the pose it lies in, its last onto the animation's own pose where the clip
+    stands. Without this call a figure takes its glTF's clips named GetUpFaceUp / GetUpFaceDown
+    (any case) where it has them. Raises TypeError/ValueError (before anything is set) for a
+    figure without a rig, a name its glTF does not have, or a clip that is no way up for it (it
+    does not move the rig's hips, start on the ground lying that way, or end standing)."""
+    m = check(body)
+    up = check_clip(m, face_up, True, "face_up")
+    dn = check_clip(m, face_down, False, "face_down")
+    _CLIPS_SET[m] = (up, dn)
+
+
+def get_up_clips(body: Motion) -> tuple[str | None, str | None]:
+    """(face up, face down): the clips figure ``body`` gets up by (None: the keyed way)."""
+    m = check(body)
+    return _clip_for(m, True), _clip_for(m, False)
+
+
 def getting_up(body: Motion) -> bool:
     """True while the figure is on its way up (mode GETTING_UP)."""
     m = check(body)
@@ -548,4 +934,5 @@ def getting_up(body: Motion) -> bool:
 
 
 __all__ = ["GetUpSettings", "get_up_pre", "after_step", "down", "get_up", "getting_up",
-           "end_way", "face_up", "SIT_UP", "HANDS_KNEES", "CROUCH"]
+           "set_get_up_clips", "get_up_clips", "check_clip", "AUTO_CLIPS", "end_way", "face_up",
+           "feet_kept", "SIT_UP", "HANDS_KNEES", "CROUCH"]

@@ -261,23 +261,15 @@ def pass_through(r: Any, on: bool) -> None:
     if on:
         if key in _THROUGH:
             return
-        added = []
         bodies = [int(b) for b in r.bodies]
-        for i, a in enumerate(bodies):
-            for b in bodies[i + 1:]:
-                k = (min(a, b) << 32) | max(a, b)
-                if k not in w._ignore:
-                    added.append(k)
-        # the world's ignored pairs (its ignore_pair), all at once: one rebuild of its sorted
-        # keys rather than one a pair
-        w._ignore.update(added)
-        w._rebuild_ignore()
-        _THROUGH[key] = added
+        pairs = [(a, b) for i, a in enumerate(bodies) for b in bodies[i + 1:]]
+        # the world's ignored pairs, all at once (one rebuild of its sorted keys), and only those
+        # it did not already ignore, so taking them back leaves the ragdoll's own as they were
+        _THROUGH[key] = w.ignore_pairs(pairs)
         return
     added = _THROUGH.pop(key, ())
     if added:
-        w._ignore.difference_update(added)
-        w._rebuild_ignore()
+        w.unignore_pairs(added)
 
 
 # ------------------------------------------------------------------------------ plants
@@ -287,10 +279,26 @@ def soles_of(r: Any) -> tuple[int, int]:
 
 
 def plant_feet(r: Any, p: np.ndarray, q: np.ndarray) -> None:
-    """Plant both soles at their poses in ``p``, ``q`` (the key's), at the turn they stand with
-    (30 Hz anchors, ``physics.ragdoll_plant``)."""
-    for b in soles_of(r):
-        physics.ragdoll_plant(r, b, (p[b], q[b]))
+    """Plant both soles at their poses in ``p``, ``q`` (the bodies' or a key's) with 30 Hz
+    anchors: a foot at the turn it stands with (``physics.ragdoll_plant``); a figure without
+    feet by its calves' lower ends (the ankles) only, at ``human.PLANT_HZ``, since a calf turns
+    over its ankle as the figure rises on it."""
+    if soles_of(r) == _FEET:
+        for b in _FEET:
+            physics.ragdoll_plant(r, b, (p[b], q[b]))
+        return
+    from ae3d.physics import _api_joints as J
+    w = r.engine.physics
+    dims = dims_of(r)
+    for b in _CALVES:
+        physics.ragdoll_plant(r, b, None)
+        ax = _qr(q[b], (0.0, dims[b, 1], 0.0))
+        end = (0.0, -dims[b, 1], 0.0) if ax[1] > 0.0 else (0.0, dims[b, 1], 0.0)
+        at = p[b] + _qr(q[b], end)
+        k = J.anchor(r.engine, int(r.bodies[b]), at, None, hertz=human.PLANT_HZ,
+                     damping_ratio=1.0, angular_hertz=0.0, point=end)
+        w.ai[k, PL.A_OWNER] = r.id
+        r.plants[b] = k
 
 
 def lift_feet(r: Any) -> None:
@@ -299,6 +307,6 @@ def lift_feet(r: Any) -> None:
         physics.ragdoll_plant(r, b, None)
 
 
-__all__ = ["STAGE", "ease", "interpolate", "world_to_local", "lowest_of", "key_from_leans", "key_world",
-           "standing_world", "set_down", "ground_under", "sole_point", "knee_point",
+__all__ = ["STAGE", "ease", "interpolate", "world_to_local", "lowest_of", "key_from_leans",
+           "key_world", "standing_world", "set_down", "ground_under", "sole_point", "knee_point",
            "plant_feet", "lift_feet", "pass_through", "yaw_quat", "dims_of", "move_key", "soles_of"]

@@ -82,7 +82,9 @@ F_WRITHE_S = 73    # s it writhes for once landed (set_writhing; 0: it doesn't)
 F_WRITHE_T = 74    # s since it started writhing
 # owner _stepping.py (a clip that travels)
 F_STEP_ANIM_PREV = 75  # 75..77 the animation's pelvis position the step before (world, m)
-FF_COUNT = 78
+# owner _get_up.py (the clip way: a figure's own get-up clip, set_get_up_clips)
+F_GU_CLIP_D = 78   # s: the get-up clip's length on a clip way (0: the keyed way)
+FF_COUNT = 79
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py

@@ -424,6 +424,33 @@ class World:
         self._ignore.discard((min(a, b) << 32) | max(a, b))
         self._rebuild_ignore()
 
+    def ignore_pairs(self, pairs) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+        """Many pairs of body slots (a, b) never collide, with one rebuild of the sorted keys
+        (``ignore_pair`` rebuilds once a pair). Returns the pairs this added, those not already
+        ignored, for ``unignore_pairs`` to take back without touching pairs others set (a
+        joint's, a ragdoll's own)."""
+        added = []
+        for a, b in pairs:
+            a, b = int(a), int(b)
+            if a == b:
+                continue
+            k = (min(a, b) << 32) | max(a, b)
+            if k not in self._ignore:
+                self._ignore.add(k)
+                added.append((a, b))
+        if added:
+            self._rebuild_ignore()
+        return added
+
+    def unignore_pairs(self, pairs) -> None:  # type: ignore[no-untyped-def]
+        """Pairs (a, b) collide again (one rebuild): the inverse of ``ignore_pairs``."""
+        n = len(self._ignore)
+        for a, b in pairs:
+            a, b = int(a), int(b)
+            self._ignore.discard((min(a, b) << 32) | max(a, b))
+        if len(self._ignore) != n:
+            self._rebuild_ignore()
+
     def _rebuild_ignore(self) -> None:
         keys = sorted(self._ignore)
         self.ign = np.array(keys if keys else [0], dtype=np.int64)

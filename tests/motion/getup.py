@@ -15,7 +15,11 @@ Per figure (``Watch.rows()``):
   (deg);
 - ``facing``: up, the way its pelvis body faces a second on against where its feet (face up) or
   its head (face down) lay, over the ground (deg);
-- ``record``: the scene record's mode while it rises; ``ended``: the mode it ends in.
+- ``record``: the scene record's mode while it rises; ``ended``: the mode it ends in;
+- ``slide``: the most either ankle (a calf's lower end) of the bodies moves over the ground
+  (mm) from where it was as the stages that keep the feet begin (the keyed ways' ``F_GU_SOLES``;
+  a clip way's last stage, the crouch to standing) to the hand-over; ``slide_drawn`` the same of
+  the way's own (drawn) bodies.
 
 Units: m, s, deg (as the table prints them).
 """
@@ -40,7 +44,7 @@ def lows(bf, bodies) -> np.ndarray:
     """(k,) m: the lowest point of each capsule."""
     p = bf[bodies, L.B_POS:L.B_POS + 3]
     q = bf[bodies, L.B_QUAT:L.B_QUAT + 4]
-    x, y, z, w = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    x, z = q[:, 0], q[:, 2]
     ay = (1 - 2 * (x * x + z * z)) * bf[bodies, L.B_DIMS + 1]
     return p[:, 1] - np.abs(ay) - bf[bodies, L.B_DIMS]
 
@@ -57,6 +61,16 @@ def _rot(q, v):
 
 def _yaw(v) -> float:
     return math.atan2(float(v[0]), float(v[2]))
+
+
+def ankles(r, p, q) -> np.ndarray:
+    """(2, 3) m: each calf's lower end in bodies p, q."""
+    dims = K.dims_of(r)
+    out = np.zeros((2, 3))
+    for i, b in enumerate((human.BONE_CALF_L, human.BONE_CALF_R)):
+        ax = _rot(q[b], (0.0, dims[b, 1], 0.0))
+        out[i] = p[b] - ax if ax[1] > 0.0 else p[b] + ax
+    return out
 
 
 class One:
@@ -84,6 +98,10 @@ class One:
         self.prev = None
         self.last_way = None
         self.mode = motion.mode(m)
+        self.slide = 0.0
+        self.slide_drawn = 0.0
+        self.feet0 = None
+        self.clip = False
 
     def row(self) -> dict:
         return dict(name=self.name, settled=self.settled, started=self.started,
@@ -91,6 +109,8 @@ class One:
                     hand_turn=self.hand_turn, hand_move=self.hand_move,
                     hand_draw_turn=self.hand_draw_turn, hand_draw_move=self.hand_draw_move,
                     depth=self.depth, lean=self.lean, facing=self.facing, record=self.record,
+                    slide=self.slide, slide_drawn=self.slide_drawn,
+                    clip=self.clip,
                     up=self.ended_step >= 0,
                     wait=(self.started - self.settled) * DT if self.started >= 0 else math.nan)
 
@@ -130,6 +150,21 @@ class Watch:
                     toward = bp[human.BONE_NECK] - bp[0]
                 o.ref_yaw = _yaw(toward)
             if mode == motion.GETTING_UP:
+                o.clip = bool(s.ff[f, ML.F_GU_CLIP_D] > 0.0)
+                if G.feet_kept(s, f):
+                    r = m.ragdoll
+                    bp = bf[r.bodies, L.B_POS:L.B_POS + 3]
+                    bq = bf[r.bodies, L.B_QUAT:L.B_QUAT + 4]
+                    nb = r.bones
+                    gp = s.pbf[f, :nb, ML.PB_GU_P:ML.PB_GU_P + 3]
+                    gq = s.pbf[f, :nb, ML.PB_GU_Q:ML.PB_GU_Q + 4]
+                    now = (ankles(r, bp, bq), ankles(r, gp, gq))
+                    if o.feet0 is None:
+                        o.feet0 = now
+                    o.slide = max(o.slide, 1000.0 * float(np.hypot(
+                        *(now[0] - o.feet0[0])[:, [0, 2]].T).max()))
+                    o.slide_drawn = max(o.slide_drawn, 1000.0 * float(np.hypot(
+                        *(now[1] - o.feet0[1])[:, [0, 2]].T).max()))
                 o.record = motion.record(m)["mode"]
                 o.last_way = (s.pbf[f, :m.ragdoll.bones, ML.PB_GU_P:ML.PB_GU_P + 3].copy(),
                               s.pbf[f, :m.ragdoll.bones, ML.PB_GU_Q:ML.PB_GU_Q + 4].copy())
@@ -187,6 +222,8 @@ def table(rows: list[dict]) -> str:
          else f"{-1000 * r['depth']:.0f} mm above")
     line("up, the most it leans in the next second", lambda r: f"{r['lean']:.1f}°")
     line("facing, against where its feet (head) lay", lambda r: f"{r['facing']:.0f}°")
+    line("the ankles' slide over the ground once the feet are kept (bodies, drawn)",
+         lambda r: f"{r['slide']:.1f} mm, {r['slide_drawn']:.1f} mm")
     return "\n".join(out)
 
 
@@ -216,7 +253,14 @@ def digest(e) -> str:
     return h.hexdigest()
 
 
-def spec_scene(seconds: float = 7.0, path: str = "boxman.glb") -> dict:
+def _ways(m, clips: bool) -> None:
+    """The way up figure m takes: its rig's own get-up clips (``clips``), or the keyed ways
+    (the spec's; the box man's and the Mixamo man's glTFs have get-up clips of their own)."""
+    if not clips and m.rig is not None:
+        motion.set_get_up_clips(m, None, None)
+
+
+def spec_scene(seconds: float = 7.0, path: str = "boxman.glb", clips: bool = False) -> dict:
     """The spec's four figures on one ground: knocked over backwards, tripped (lands face down),
     LIMP and crumpled where it stood (each set_get_up(0.5)), and one standing POWERED set
     ANIMATED (the blend). Returns the rows, the blend's measures and the digest."""
@@ -235,6 +279,7 @@ def spec_scene(seconds: float = 7.0, path: str = "boxman.glb") -> dict:
     blend = blows.boxman(e, "blend", (12.0, 0.0, 0.0), motion.POWERED, path=path)
     for m in (back, trip, limp):
         motion.set_get_up(m, GET_UP_AFTER)
+        _ways(m, clips)
     e.run(seconds=SETTLE)
     chest = human.BONE_SPINE_03
     motion.hit(back, chest, _at(back, chest), (0.0, 0.0, -KNOCK))
@@ -266,7 +311,8 @@ def spec_scene(seconds: float = 7.0, path: str = "boxman.glb") -> dict:
     return out
 
 
-def sweep(path: str, strengths, directions, seconds: float = 8.0) -> list[dict]:
+def sweep(path: str, strengths, directions, seconds: float = 8.0, clips: bool = False
+          ) -> list[dict]:
     """POWERED figures of rig ``path`` felled by each strength (N·s) at the chest from each
     direction (deg about +Y, 0 from in front, the blow toward -Z), each set_get_up(0.5).
     Returns a row each (``Watch``'s) with ``felled`` (it was down) added."""
@@ -287,6 +333,7 @@ def sweep(path: str, strengths, directions, seconds: float = 8.0) -> list[dict]:
             m = blows.boxman(e, f"{j:.0f}@{d:.0f}", (6.0 * k, 0.0, 0.0), motion.POWERED,
                              path=path)
             motion.set_get_up(m, GET_UP_AFTER)
+            _ways(m, clips)
             a = math.radians(d)
             figs[f"{j:.0f} N·s from {d:.0f}°"] = m
             blows_.append((m, j * np.array([-math.sin(a), 0.0, -math.cos(a)])))
@@ -314,7 +361,7 @@ SLOPE = 10.0          # deg: the slope a figure falls back onto
 WALL_BEHIND = 1.4     # m behind the figure: the wall it falls back against
 
 
-def beyond_scene(seconds: float = 8.0) -> dict:
+def beyond_scene(seconds: float = 8.0, clips: bool = False) -> dict:
     """Beyond the spec's four: a figure knocked back onto a 10° slope (rising behind it), one
     knocked back against a wall (its back against it), one knocked onto its side (400 N·s from
     its right), each set_get_up(0.5). Returns the rows and, for the slope, the deepest any body
@@ -338,6 +385,7 @@ def beyond_scene(seconds: float = 8.0) -> dict:
     side = blows.boxman(e, "side", (16.0, 0.0, 0.0), motion.POWERED)
     for m in (slope, wall, side):
         motion.set_get_up(m, GET_UP_AFTER)
+        _ways(m, clips)
     e.run(seconds=SETTLE)
     chest = human.BONE_SPINE_03
     motion.hit(slope, chest, _at(slope, chest), (0.0, 0.0, -KNOCK))
