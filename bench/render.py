@@ -2,7 +2,7 @@
 GPU), at 1280x720 by default.
 
     python bench/render.py [--json PATH] [--frames N] [--size WxH] [--quality high,low]
-                           [--png DIR] [--video-frames N]
+                           [--png DIR] [--video-frames N] [--stages]
 
 Scenarios (issue 17):
   figures  300 skinned box men (ae3d.figure, each walking at its own time): one instanced draw.
@@ -15,8 +15,11 @@ GL (``finish``). Columns: fps (wall); CPU ms a frame of every thread of this pro
 frame and the draw; the 1-minute load average when the scenario ended (the machine's other
 work: this is a shared machine). ``video``: the ms of ffmpeg's CPU a frame (its own process)
 encoding the strike scene's frames, x264 preset ``veryfast`` (what ``render.record`` uses) and
-the default ``medium``. Prints a table; ``--json`` writes flat names -> numbers. Asserts
-nothing about time.
+the default ``medium``. ``--stages``: also the CPU ms a frame of each stage of the draw (the
+renderer's ``stage_hook``: the GL finished at each stage's end; the finishes cost parallelism,
+so the stages add up to more than the plain frame): sync (the Python side: skinning, packing,
+uploads), shadow map, clear, sky, models (figures, hordes, shapes), ground, blobs, overlays,
+resolve. Prints a table; ``--json`` writes flat names -> numbers. Asserts nothing about time.
 """
 
 from __future__ import annotations
@@ -137,6 +140,32 @@ def strike_scene(n_horde: int = 300, n_active: int = 12):
     return e
 
 
+def _stages(e, r, s, frames: int) -> dict[str, float]:
+    """CPU ms a frame of each stage of ``r.draw`` (a finish at each stage's end)."""
+    ctx = r.ctx
+    acc: dict[str, float] = {}
+    last = [0.0]
+
+    def hook(name: str) -> None:
+        ctx.finish()
+        now = time.process_time()
+        acc[name] = acc.get(name, 0.0) + now - last[0]
+        last[0] = now
+
+    r.stage_hook = hook
+    try:
+        for k in range(frames + 2):
+            if k == 2:
+                acc.clear()
+            e.frame(1 / 60)
+            ctx.finish()
+            last[0] = time.process_time()
+            r.draw(s)
+    finally:
+        r.stage_hook = None
+    return {f"stage_{n}": v / frames * 1e3 for n, v in acc.items()}
+
+
 def _time(e, r, s, frames: int) -> dict[str, float]:
     ctx = r.ctx
     for _ in range(2):  # warm up: first uploads, shader variants
@@ -199,6 +228,7 @@ def main(argv=None) -> int:
     ap.add_argument("--scenarios", default="figures,horde,strike")
     ap.add_argument("--video-frames", type=int, default=30, help="0: no video cost")
     ap.add_argument("--png", help="directory for one still of each scenario and preset")
+    ap.add_argument("--stages", action="store_true", help="also each draw stage's CPU ms")
     a = ap.parse_args(argv)
     w, h = (int(v) for v in a.size.lower().split("x"))
     ctx = _context.headless_context()
@@ -213,6 +243,8 @@ def main(argv=None) -> int:
         for q in presets:
             r = render.renderer(e, w, h, quality=q)
             res = _time(e, r, s, a.frames)
+            if a.stages:
+                res.update(_stages(e, r, s, a.frames))
             for k, v in res.items():
                 out[f"{name}_{q}_{k}"] = v
             rows.append((LABELS[name], q, res))
@@ -235,6 +267,10 @@ def main(argv=None) -> int:
     for label, q, res in rows:
         print(f"{label:<16}{q:<8}{res['fps']:>7.2f}{res['cpu_ms']:>8.1f}"
               f"{res['engine_cpu_ms']:>8.1f}{res['draw_cpu_ms']:>8.1f}{res['load']:>7.2f}")
+        st = {k[6:]: v for k, v in res.items() if k.startswith("stage_")}
+        if st:
+            print("    stages (CPU ms, a finish after each): " + ", ".join(
+                f"{k} {v:.1f}" for k, v in st.items()))
     if "video_veryfast_cpu_ms" in out:
         print(f"video (ffmpeg's CPU ms a frame, {w}x{h}): veryfast "
               f"{out['video_veryfast_cpu_ms']:.1f}, medium (default) "

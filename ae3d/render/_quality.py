@@ -11,10 +11,13 @@ horde's bank blended between frames).
 ``low``: what a software GL can draw at the horde's scale: no MSAA; a real shadow map (1024,
 one filtered tap, read only by the ground about them) for the shapes and the ``near_casters``
 figures nearest the camera's target within ``near_shadow`` m of it, a soft dark disc ("blob")
-under every other figure and horde instance; diffuse light on figures; a cheap ground (the
-same procedural grid under flat light); sRGB from a square root instead of pow; the sky drawn
-last, only where nothing else is; the horde's nearest bank frame; levels of detail by
-distance for figures and horde alike.
+under every other figure and horde instance, and only those casters read the map; diffuse
+light and fog worked out at the vertices on figures; a cheap ground (the same procedural grid
+under flat light, its light, fog and sRGB worked out at a 32x32 grid's corners); sRGB from a
+square root instead of pow; the sky drawn last, only over the screen cells the ground leaves
+bare; the horde's nearest bank frame; levels of detail by distance for figures and horde
+alike. FXAA was measured and not taken: one full-screen pass costs as much CPU on llvmpipe as
+the 300-figure frame it would smooth.
 
 ``auto`` (the default everywhere) picks ``low`` on a software GL (``GL_RENDERER`` names
 llvmpipe, softpipe or SwiftShader) and ``high`` elsewhere.

@@ -259,6 +259,13 @@ class Renderer:
         self.resize(width, height)
         self.light_vp = np.eye(4)
         self.frames_drawn = 0
+        # a callable given each stage's name as ``draw`` ends it (``bench/render.py --stages``
+        # finishes the GL there and reads the process's CPU time); None: no calls
+        self.stage_hook: Any = None
+
+    def _stage(self, name: str) -> None:
+        if self.stage_hook is not None:
+            self.stage_hook(name)
 
     # -- programs --------------------------------------------------------------------------
     def _prog(self, kind: str, pass_: str, defines=()) -> moderngl.Program:
@@ -722,6 +729,8 @@ class Renderer:
             squares.append((rect, True))
         squares.append(((float(cam.target[0]), float(cam.target[2]), min(cam.far, 1000.0),
                          1.0, 1.0), None))
+        if pass_ == "colour":
+            self._stage("models")
         ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
         for k, (sq, shadow) in enumerate(squares):
             extra = ["GROUND_RECT"] if shadow else []
@@ -743,6 +752,8 @@ class Renderer:
             if k:
                 ctx.polygon_offset = (0.0, 0.0)
         ctx.enable(moderngl.CULL_FACE)
+        if pass_ == "colour":
+            self._stage("ground")
 
     def _draw_blobs(self, scene: Scene, vp, rows: np.ndarray, target) -> None:
         """Soft dark discs on the ground (over it, under everything standing on it)."""
@@ -862,6 +873,7 @@ class Renderer:
         ctx = self.ctx
         q = self.quality
         data = self._sync(scene)
+        self._stage("sync")
         ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         ctx.disable(moderngl.BLEND)
         # shadow pass
@@ -869,21 +881,27 @@ class Renderer:
             self.shadow_fbo.use()
             self.shadow_fbo.clear(depth=1.0)
             self._geometry(scene, data, self.light_vp, "depth")
+        self._stage("shadow map")
         # colour pass
         target = self.msaa_fbo or self.fbo
         target.use()
         target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+        self._stage("clear")
         vp = scene.camera.view_projection(self.width, self.height)
         if not q.sky_last:
             ctx.disable(moderngl.DEPTH_TEST)
             self._sky(scene, vp)
             ctx.enable(moderngl.DEPTH_TEST)
+            self._stage("sky")
         blobs = self._geometry(scene, data, vp, "colour") + data["blobs"]
+        self._stage("models")  # figures, hordes, shapes (the ground reports its own)
         if blobs and scene.light.shadows and scene.ground:
             self._draw_blobs(scene, vp, np.concatenate(blobs), target)
+        self._stage("blobs")
         if q.sky_last:
             # the sky lies at the far plane's edge: drawn last, it fills only the bare pixels
             self._sky(scene, vp)
+            self._stage("sky")
         # overlays: see-through, on top
         if data["overlay"]:
             ctx.enable(moderngl.BLEND)
@@ -901,8 +919,10 @@ class Renderer:
                 vao.render(instances=len(inst))
             ctx.disable(moderngl.BLEND)
             ctx.enable(moderngl.DEPTH_TEST)
+        self._stage("overlays")
         if self.msaa_fbo is not None:
             ctx.copy_framebuffer(self.fbo, self.msaa_fbo)
+        self._stage("resolve")
         self.frames_drawn += 1
         return data
 
