@@ -82,7 +82,9 @@ F_WRITHE_S = 73    # s it writhes for once landed (set_writhing; 0: it doesn't)
 F_WRITHE_T = 74    # s since it started writhing
 # owner _stepping.py (a clip that travels)
 F_STEP_ANIM_PREV = 75  # 75..77 the animation's pelvis position the step before (world, m)
-FF_COUNT = 78
+# owner _writhe.py, session 6 (the arms fold toward where it was last struck)
+F_STRUCK_LAST_P = 78  # 78..80 the point struck last, in its bone's body frame (m; _wound.wounded)
+FF_COUNT = 81
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -323,4 +325,11 @@ S_WR_REST_SHARE = 76   # share
 S_WR_FACE_HIP = 77     # rad
 S_WR_FACE_KNEE = 78    # rad
 S_WR_FACE_ARMS = 79    # share
-PRM_COUNT = 80
+# writhing, session 6 (_writhe.py: the arms behind the back, toward the struck place, let go)
+S_WR_ARM_BEHIND = 80   # cosine: an arm under minus this with the chest's forward props
+S_WR_BEHIND_SHARE = 81 # share: such an arm's muscle
+S_WR_TOWARD = 82       # rad/m: the fold turned toward the place struck last
+S_WR_DOWN_SHARE = 83   # share: let go from hands and knees, every joint toward its rest place
+S_WR_REST_POSE = 84    # 1: the joints that don't writhe toward the standing pose; 0: the held shape
+S_WR_FACE_FOLD = 85    # share: of the fold's turns face down
+PRM_COUNT = 86

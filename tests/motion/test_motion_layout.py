@@ -48,6 +48,9 @@ WIDE.update({"F_STEP_ANIM_PREV": 3})
 FLOAT_F += ("F_STEP_ANIM_PREV",)
 # the parts' (_parts.py): PB_PART_S, one float a bone (width 1, no list to join)
 PARTS_PBF = ("PB_PART_S",)
+# writhing toward the place struck last (_writhe.py, session 6)
+WIDE.update({"F_STRUCK_LAST_P": 3})
+FLOAT_F += ("F_STRUCK_LAST_P",)
 
 
 def _tile(cols, count):
