@@ -22,7 +22,11 @@ Held and reported (the spec's numbers beside ours, printed with ``-s``):
 - the struck right arm never takes part (its shoulder on 15 % of its muscle while it writhes);
 - the same run twice, the same bits.
 
-And the sweep (#480, #691): 64 writhers from 32 directions at 450 and 500 N·s, box men: all land;
+- the arms fold toward where it was last struck: struck on the right forearm once down, the
+  left forearm lies at least 3 cm further across than the writher's (last struck at the chest);
+
+And the sweep (#480, #691): 64 writhers from 32 directions at 450 and 500 N·s, box men and
+Mixamo men (a rig's misses in ``SWEEP_MISSES``, measured): all land;
 in every one a leg swings at least 0.30 rad (the hip, or face down the knee), the pelvis drifts
 no more than 10 cm, writhing stops on time.
 """
@@ -45,6 +49,7 @@ B = human
 SECONDS = 3.0
 RUN = 5.5          # s after the blows
 BLOW = 450.0       # N·s
+REACH_MORE = 0.03  # m: struck on the right forearm, the left forearm at least this further across
 
 
 def _q(w, s):
@@ -73,6 +78,15 @@ def arm_front(w, r) -> float:
     j = int(r.joints[B.BONE_UPPERARM_L])
     d = -quat_rot(_q(w, int(r.bodies[B.BONE_UPPERARM_L])), w.jf[j, L.J_PB:L.J_PB + 3])
     return float(d @ fwd / np.linalg.norm(d))
+
+
+def reach_across(w, r) -> float:
+    """m: how far the left forearm lies across toward the right, from the chest's middle along
+    the way from the left shoulder to the right."""
+    side = _p(w, int(r.bodies[B.BONE_UPPERARM_R])) - _p(w, int(r.bodies[B.BONE_UPPERARM_L]))
+    side /= np.linalg.norm(side)
+    return float((_p(w, int(r.bodies[B.BONE_LOWERARM_L]))
+                  - _p(w, int(r.bodies[B.BONE_SPINE_03]))) @ side)
 
 
 def swing(dirs: np.ndarray) -> float:
@@ -109,7 +123,7 @@ def _run(specs, path="boxman.glb", seconds=RUN, spacing=3.0):
             c, s = math.cos(way), math.sin(way)
             d = np.array([c * f[0] + s * f[2], 0.0, -s * f[0] + c * f[2]])
         motion.hit(m, B.BONE_SPINE_03, _p(w, int(r.bodies[B.BONE_SPINE_03])), J * d)
-    rec = {name: dict(land=None, hip=[], knee=[], arm=[], pel=[], wr=[], over=[], t=[],
+    rec = {name: dict(land=None, hip=[], knee=[], arm=[], pel=[], wr=[], over=[], t=[], reach=[],
                       struck_share=[], face=None)
            for _, name, *_ in figs}
     for k in range(int(round(seconds / DT))):
@@ -128,6 +142,7 @@ def _run(specs, path="boxman.glb", seconds=RUN, spacing=3.0):
             x["hip"].append(thigh_in_pelvis(w, r))
             x["knee"].append(knee_angle(w, r))
             x["arm"].append(arm_front(w, r))
+            x["reach"].append(reach_across(w, r))
             x["pel"].append(_p(w, int(r.bodies[0])))
             x["wr"].append(motion.writhing(m))
             x["over"].append(motion.writhe_over(m))
@@ -159,6 +174,7 @@ def _run(specs, path="boxman.glb", seconds=RUN, spacing=3.0):
             landed=True, land=x["land"], start=t0, face=x["face"],
             hip=swing(np.array(x["hip"])[sel]), knee=float(knee.max() - knee.min()),
             arm=float(np.mean(np.array(x["arm"])[sel])), drift=drift,
+            reach=float(np.mean(np.array(x["reach"])[sel])),
             stop=(float(t[wr].max()) - t0 + DT) if wr.any() else None,
             over=bool(x["over"][-1]),
             struck_share=float(np.max(np.array(x["struck_share"])[wr & (t > x.get("struck", 1e9))]))
@@ -194,20 +210,19 @@ def test_legs_swing(four):
     assert out["still"]["hip"] < 0.05
 
 
-@pytest.mark.xfail(strict=True, reason="measured: the figure struck from behind is caught on its "
-                   "hands and knees, let go, and comes to lie on its side (its pelvis's forward "
-                   "not 0.5 down), so it writhes as on its back: the knee swings 0.20 rad (hip "
-                   "0.60) against the spec's 0.43 at the knee face down (held: 0.25)")
 def test_face_down_knee_swings(four):
     out, _ = four
     assert out["face"]["face"]
     assert out["face"]["knee"] >= 0.25
 
 
-@pytest.mark.xfail(strict=True, reason="measured after the merge with the contacts' masses from "
-                   "the current pose (issue 18) and the ways up: the left upper arm's cosine "
-                   "toward the front -0.89 writhing against -0.51 at rest (held: 0.1 over it; "
-                   "spec 0.70 / 0.01); on the hurt branch alone it was -0.36 against -0.51")
+@pytest.mark.xfail(strict=True, reason="measured: the left upper arm's cosine toward the front "
+                   "-0.73 writhing against -0.51 at rest (held: 0.1 over it; spec 0.70 / 0.01). "
+                   "The protective fall backwards lands the box man curled up on its arms "
+                   "behind it; folded with all their muscle from there (session 5: -0.89) they "
+                   "went through the ground and shoved it 33.5 cm; behind the chest's front "
+                   "plane they are now let go and the pelvis stays (0.9 cm), but the trunk "
+                   "stays curled and the arms lie behind it")
 def test_arms_fold_over_the_front(four):
     out, _ = four
     print(f"\nthe left upper arm toward the front (cosine): writhing {out['writher']['arm']:.2f}, "
@@ -216,10 +231,6 @@ def test_arms_fold_over_the_front(four):
     assert out["writher"]["arm"] > out["still"]["arm"] + 0.1
 
 
-@pytest.mark.xfail(strict=True, reason="measured after the merge with the contacts' masses from "
-                   "the current pose (issue 18) and the ways up: the writher's pelvis drifts "
-                   "33.5 cm from 1.5 s down to its end (held 3 cm, spec 1.3); on the hurt branch "
-                   "alone 2.55 cm. Stepping is not it (the same with it off)")
 def test_pelvis_drift(four):
     out, _ = four
     print(f"\nwrithing on its back: the pelvis drifts {100 * out['writher']['drift']:.2f} cm "
@@ -227,22 +238,36 @@ def test_pelvis_drift(four):
     assert out["writher"]["drift"] <= 0.03
 
 
-@pytest.mark.xfail(strict=True, reason="measured 8.17 cm against 3 cm (spec 1.0): caught on its "
-                   "hands and knees, let go to 15 %, it writhes from where it comes to lie, on "
-                   "its side, and its legs push it along")
+@pytest.mark.xfail(strict=True, reason="measured 3.12 cm against 3 cm (spec 1.0): face down, its "
+                   "arms tucked on the spec's 40 % press the chest up a little as the knees "
+                   "bend (on 15 % it drifts 1.0 cm)")
 def test_pelvis_drift_face(four):
     out, _ = four
     print(f"\nface: the pelvis drifts {100 * out['face']['drift']:.2f} cm (spec 1.0)")
     assert out["face"]["drift"] <= 0.03
 
 
-@pytest.mark.xfail(strict=True, reason="measured 3.74 cm against 3 cm: the struck right arm "
-                   "left on 15 % while the rest writhes pushes the body a little across")
 def test_pelvis_drift_struck(four):
     out, _ = four
     d = out["struck"]["drift"]
     print(f"\nstruck on the right forearm: the pelvis drifts {100 * d:.2f} cm")
     assert d <= 0.03
+
+
+@pytest.mark.xfail(strict=True, reason="measured: the left forearm 32.8 cm to the left of the "
+                   "chest's middle struck on the right forearm, 35.2 cm struck at the chest: 2.4 "
+                   "cm further across against 3 held. The fold turns toward the place (1.5 rad "
+                   "a metre), but on its back the box man's arms lie behind the chest's front "
+                   "plane (see test_arms_fold_over_the_front), let go, so the fold hardly shows")
+def test_arms_fold_toward_the_place_struck_last(four):
+    """The arms fold over the front toward where it was last struck: struck on the right
+    forearm once down, the left forearm comes further across to the right than the writher's,
+    last struck at the chest's middle."""
+    out, _ = four
+    a, b = out["struck"]["reach"], out["writher"]["reach"]
+    print(f"\nthe left forearm across toward the right: {100 * a:.1f} cm struck on the right "
+          f"forearm, {100 * b:.1f} cm struck at the chest")
+    assert a >= b + REACH_MORE
 
 
 def test_stops_on_time(four):
@@ -266,54 +291,80 @@ def test_same_bits_twice(four):
     assert again == digest
 
 
-@pytest.fixture(scope="module")
-def sweep():
+@pytest.fixture(scope="module", params=["boxman.glb", "mixamo_man.glb"])
+def sweep(request):
     specs = []
     for k in range(32):
         a = 2.0 * math.pi * k / 32
         for J in (450.0, 500.0):
             specs.append((f"w{k}_{int(J)}", a, True, J, False))
-    out, _ = _run(specs, seconds=6.5, spacing=5.0)
+    out, _ = _run(specs, path=request.param, seconds=6.5, spacing=5.0)
     faces = sum(1 for v in out.values() if v.get("face"))
     legs = [max(v["hip"], v["knee"]) if not v.get("face") else v["knee"] for v in out.values()
             if v["landed"]]
     drifts = [v["drift"] for v in out.values() if v["landed"]]
-    print(f"\n64 writhers: writhed {sum(v.get('stop') is not None for v in out.values())}, "
+    n_wr = sum(v.get("stop") is not None for v in out.values())
+    print(f"\n64 writhers ({request.param}): writhed {n_wr}, "
           f"landed {sum(v['landed'] for v in out.values())}, face down {faces}; "
           f"the leg's swing at least {min(legs):.2f} rad; drift at most {100 * max(drifts):.1f} cm")
+    out["_rig"] = request.param
     return out
 
 
+# Where a rig's sweep misses a limit: (test, rig) -> the measured reason. A strict expected
+# failure by hand (the sweep is one fixture over both rigs): passing, the test fails and says so.
+SWEEP_MISSES: dict[tuple[str, str], str] = {
+    ("test_sweep_drift", "boxman.glb"): "measured: 10 of the 64 drift over 10 cm, up to 144.4 cm "
+    "(from 247.5 degrees: caught on its hands and knees, let go, it never lies still, so never "
+    "writhes, and goes on moving; 53.3 cm from 45 degrees, face down)",
+    ("test_sweep_every_one_writhes", "boxman.glb"): "measured: 4 of the 64 (from 112.5 and "
+    "247.5 degrees, at 450 and 500 N·s, the same push under the blow cap), caught on their hands "
+    "and knees and let go, never lie still within 5.5 s, so never writhe",
+    ("test_sweep_drift", "mixamo_man.glb"): "measured: 2 of the 64 over 10 cm (from 191.25 "
+    "degrees, 22.9 cm); the next 6.6",
+}
+
+
+def _held(ok: bool, test: str, rig: str, what: str) -> None:
+    reason = SWEEP_MISSES.get((test, rig))
+    if reason is None:
+        assert ok, what
+    elif ok:
+        pytest.fail(f"{test} on {rig} now holds: remove its SWEEP_MISSES entry ({reason})")
+    else:
+        pytest.xfail(reason)
+
+
+def _rig(sweep_out) -> str:
+    return sweep_out["_rig"]
+
+
 def test_sweep_all_land(sweep):
-    assert all(v["landed"] for v in sweep.values())
+    assert all(v["landed"] for k, v in sweep.items() if k != "_rig")
 
 
-@pytest.mark.xfail(strict=True, reason="measured: the least swing 0.20 rad against 0.30 (the "
-                   "hip, or face down the knee) in the 64")
 def test_sweep_a_leg_swings(sweep):
-    bad = [k for k, v in sweep.items()
-           if (v["knee"] if v["face"] else max(v["hip"], v["knee"])) < 0.30]
-    assert not bad
+    bad = {k: round(v["knee"] if v["face"] else max(v["hip"], v["knee"]), 2)
+           for k, v in sweep.items() if k != "_rig" and v["landed"]
+           and (v["knee"] if v["face"] else max(v["hip"], v["knee"])) < 0.30}
+    _held(not bad, "test_sweep_a_leg_swings", _rig(sweep), str(bad))
 
 
-@pytest.mark.xfail(strict=True, reason="measured: the pelvis drifts up to 15.4 cm against 10 cm "
-                   "(those caught on hands and knees, let go, writhing where they come to lie)")
 def test_sweep_drift(sweep):
-    for k, v in sweep.items():
-        assert v["drift"] <= 0.10, (k, v["drift"])
+    bad = {k: round(v["drift"], 3) for k, v in sweep.items()
+           if k != "_rig" and v["landed"] and v["drift"] > 0.10}
+    _held(not bad, "test_sweep_drift", _rig(sweep), str(bad))
 
 
 def test_sweep_stops_on_time_once_started(sweep):
     for k, v in sweep.items():
-        if v["stop"] is not None:
+        if k != "_rig" and v.get("stop") is not None:
             assert abs(v["stop"] - SECONDS) <= 1.5 * DT, (k, v["stop"])
 
 
-@pytest.mark.xfail(strict=True, reason="measured: 4 of the 64 (from 112.5 and 247.5 degrees, at "
-                   "450 and 500 N·s), caught on their hands and knees and let go, never lie "
-                   "still within 5.5 s, so never writhe; the other 60 writhe and stop on time")
 def test_sweep_every_one_writhes(sweep):
-    assert all(v["stop"] is not None for v in sweep.values())
+    bad = [k for k, v in sweep.items() if k != "_rig" and v.get("stop") is None]
+    _held(not bad, "test_sweep_every_one_writhes", _rig(sweep), str(bad))
 
 
 def test_bad_input():

@@ -84,7 +84,9 @@ F_WRITHE_T = 74    # s since it started writhing
 F_STEP_ANIM_PREV = 75  # 75..77 the animation's pelvis position the step before (world, m)
 # owner _get_up.py (the clip way: a figure's own get-up clip, set_get_up_clips)
 F_GU_CLIP_D = 78   # s: the get-up clip's length on a clip way (0: the keyed way)
-FF_COUNT = 79
+# owner _writhe.py, session 6 (the arms fold toward where it was last struck)
+F_STRUCK_LAST_P = 79  # 79..81 the point struck last, in its bone's body frame (m; _wound.wounded)
+FF_COUNT = 82
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -336,4 +338,11 @@ S_WR_FACE_KNEE = 78    # rad
 S_WR_FACE_ARMS = 79    # share
 # owner _parts.py
 S_PART_TAKE_BACK = 80  # s
-PRM_COUNT = 81
+# writhing, session 6 (_writhe.py: the arms behind the back, toward the struck place, let go)
+S_WR_ARM_BEHIND = 81   # cosine: an arm under minus this with the chest's forward props
+S_WR_BEHIND_SHARE = 82 # share: such an arm's muscle
+S_WR_TOWARD = 83       # rad/m: the fold turned toward the place struck last
+S_WR_DOWN_SHARE = 84   # share: let go from hands and knees, every joint toward its rest place
+S_WR_REST_POSE = 85    # 1: the joints that don't writhe toward the standing pose; 0: the held shape
+S_WR_FACE_FOLD = 86    # share: of the fold's turns face down
+PRM_COUNT = 87

@@ -69,6 +69,7 @@ from ._layout import (
     F_NBONES,
     F_STRENGTH,
     F_STRUCK_LAST,
+    F_STRUCK_LAST_P,
     F_WOUND,
     F_WOUND_AIMED,
     F_WOUND_BONE,
@@ -446,6 +447,12 @@ def wounded(m: Motion, b: int, point: np.ndarray) -> None:
     s = service(m.engine)
     f = m.slot
     s.fi[f, F_STRUCK_LAST] = b          # writhing leaves the arm struck last out (_writhe.py)
+    # and folds the other toward the place, kept in the bone's frame (carried with it)
+    s_l = int(m.ragdoll.bodies[b])
+    q_l = m.engine.physics.bf[s_l, B_QUAT:B_QUAT + 4]
+    s.ff[f, F_STRUCK_LAST_P:F_STRUCK_LAST_P + 3] = _rot(
+        np.array([-q_l[0], -q_l[1], -q_l[2], q_l[3]]),
+        np.asarray(point, dtype=float) - m.engine.physics.bf[s_l, B_POS:B_POS + 3])
     if int(s.fi[f, F_WOUND_OFF]) != 0 or int(s.fi[f, F_MODE]) != POWERED:
         return
     if int(s.fi[f, F_FALLING]) != 0 or int(s.fi[f, F_LAND]) != LAND_NONE:

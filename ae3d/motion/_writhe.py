@@ -24,11 +24,20 @@ keep it within their cones. Caught on its hands and knees (``LAND_CAUGHT``) it l
 landed down (no balance), its shape held on ``rest_share`` (``WRITHE_DOWN``), and it writhes for
 its seconds from where it comes to lie (``lying``).
 
-Not built: the fold toward where it was last struck (the arms fold straight over the front).
+The arms fold toward where it was last struck (``F_STRUCK_LAST_P``, the point in its bone's
+frame, kept by ``_wound.wounded``): each shoulder in more by ``toward`` rad a metre the place
+lies across the chest's middle from the arm's side, forward more a metre it lies above the chest
+(the knock-down's blow at the chest: the spec's fold). An arm pointing behind the chest's front
+plane (``arm_behind``) props the figure up: a backward protective fall lands sitting on its
+hands, and folded with all its muscle the arm was driven through the ground, lifting the chest
+and shoving the figure 0.3 m along; such an arm is on ``behind_share`` until the trunk is down.
+The joints that don't writhe drive toward the standing pose (``rest_pose``). Let go from hands
+and knees, every joint drives toward its rest place on ``down_share`` as it goes down, so it
+lies flat on its front (its caught shape held, it tipped onto its side).
 
-Columns: ``F_WRITHE*``, ``F_STRUCK_LAST``, ``PB_REST_Q``. Settings: ``WritheSettings``. Verb:
-``writhe_pre`` (after the balance, before the fall's and the wound's aims, which are idle once
-landed). Units: s, rad.
+Columns: ``F_WRITHE*``, ``F_STRUCK_LAST``, ``F_STRUCK_LAST_P``, ``PB_REST_Q``. Settings:
+``WritheSettings``. Verb: ``writhe_pre`` (after the balance, before the fall's and the wound's
+aims, which are idle once landed). Units: s, rad.
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ from ae3d import human, physics
 from ae3d._validate import nonneg
 from ae3d.physics._layout import (
     A_TMAX,
+    B_POS,
     B_QUAT,
     DRIVE_AIM,
     DRIVE_POSE,
@@ -50,6 +60,7 @@ from ae3d.physics._layout import (
     J_DRIVE,
     J_MOTOR_MAX,
     J_PA,
+    J_PB,
     J_QB,
     J_TARGET,
     J_TWIST_HI,
@@ -65,6 +76,7 @@ from ._layout import (
     F_STILL_T,
     F_STRENGTH,
     F_STRUCK_LAST,
+    F_STRUCK_LAST_P,
     F_UPRIGHT,
     F_WRITHE,
     F_WRITHE_FACE,
@@ -79,18 +91,24 @@ from ._layout import (
     PB_PART_S,
     PB_REST_Q,
     S_HOLD_SHARE,
+    S_WR_ARM_BEHIND,
+    S_WR_BEHIND_SHARE,
+    S_WR_DOWN_SHARE,
     S_WR_ELBOW,
     S_WR_FACE_ARMS,
+    S_WR_FACE_FOLD,
     S_WR_FACE_HIP,
     S_WR_FACE_KNEE,
     S_WR_HIP,
     S_WR_KNEE,
     S_WR_LEG_PERIOD,
+    S_WR_REST_POSE,
     S_WR_REST_SHARE,
     S_WR_ROCK,
     S_WR_ROCK_PERIOD,
     S_WR_SHOULDER_FWD,
     S_WR_SHOULDER_IN,
+    S_WR_TOWARD,
     WRITHE_DONE,
     WRITHE_DOWN,
     WRITHE_NONE,
@@ -133,10 +151,36 @@ class WritheSettings:
     face_hip: float = 0.1
     """rad: face down, the hips hardly move (spec #691: drawn up, a knee went under the belly
     and rolled the figure over)."""
-    face_knee: float = 1.0
-    """rad: face down, the knees bend, heels up behind (spec #691)."""
+    face_knee: float = 0.5
+    """rad: face down, the knees bend, heels up behind (spec #691; measured swing 0.50 against
+    the spec's 0.43: at 1.0 a box man let go from hands and knees drew its knees under it, rose
+    to 0.57 m at the pelvis and went 44 cm across the ground)."""
     face_arms: float = 0.4
     """share: face down, the arms stay tucked on this of their muscle (spec #691: 40 %)."""
+    # session 6
+    arm_behind: float = 0.3
+    """cosine: an upper arm pointing this far behind the chest's front plane (its way's cosine
+    with the chest's forward under minus this) is propping the figure up: a backward protective fall
+    lands sitting on its hands behind it, and folding such an arm over the front drove it
+    through the ground, lifting the chest and shoving the figure 0.3 m along."""
+    behind_share: float = 0.0
+    """share: such an arm's muscle (the trunk comes down on it, then the arm folds)."""
+    toward: float = 1.5
+    """rad/m: the fold turned toward where it was last struck: the shoulders in more (or less)
+    by this for each metre the place lies across the chest's middle, forward more (less) for
+    each metre above (below) the chest."""
+    down_share: float = 0.15
+    """share: let go from hands and knees, every joint drives toward its rest place (straight,
+    as the figure stands) on this of its muscle, so it goes down flat on its front; 0 holds the
+    shape it was caught in."""
+    rest_pose: float = 1.0
+    """1: the joints that don't writhe drive toward their rest place, the standing pose (spec:
+    "a limb not aimed drives toward the standing pose"; held, the landing's tucked spine kept a
+    backward faller curled up on its arms); 0: toward the shape it landed in."""
+    face_fold: float = 0.0
+    """share of the fold's turns (forward, in) the arms take face down: none, they stay tucked
+    where they lie (folded forward face down, they pressed the chest up: a box man drifted
+    13 cm at 0.3 of the fold with the arms on 15 %)."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_WR_LEG_PERIOD] = self.leg_period
@@ -151,6 +195,12 @@ class WritheSettings:
         row[S_WR_FACE_HIP] = self.face_hip
         row[S_WR_FACE_KNEE] = self.face_knee
         row[S_WR_FACE_ARMS] = self.face_arms
+        row[S_WR_ARM_BEHIND] = self.arm_behind
+        row[S_WR_BEHIND_SHARE] = self.behind_share
+        row[S_WR_TOWARD] = self.toward
+        row[S_WR_DOWN_SHARE] = self.down_share
+        row[S_WR_REST_POSE] = self.rest_pose
+        row[S_WR_FACE_FOLD] = self.face_fold
 
 
 # ------------------------------------------------------------------------------ the verbs
@@ -253,7 +303,15 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
             fi[f, F_WRITHE] = WRITHE_NONE
             return False
         if fi[f, F_LYING] == 0:
-            return False
+            down = prm[S_WR_DOWN_SHARE]
+            if down <= 0.0:
+                return False
+            # going down: every joint toward its rest place, straight, so the kneeling figure
+            # lies down flat on its front (held, its shape tipped it onto its side)
+            for b in range(1, nb):
+                x, y, z, w = _rest(pbf, f, b)
+                _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * down)
+            return True
         st = WRITHE_NONE
     if st == WRITHE_NONE:
         if land != LAND_DOWN:
@@ -278,9 +336,15 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     legs = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / prm[S_WR_LEG_PERIOD])) * fade
     rock = prm[S_WR_ROCK] * math.sin(2.0 * math.pi * t / prm[S_WR_ROCK_PERIOD])
     face = fi[f, F_WRITHE_FACE] != 0
-    # every joint first on rest_share, toward the shape held (the landing's)
+    # every joint first on rest_share, toward the standing pose (or the shape held, the
+    # landing's); the limbs that writhe are driven below
+    to_rest = prm[S_WR_REST_POSE] >= 0.5
     for b in range(1, nb):
-        jf[pbi[f, b, PB_JOINT], J_MOTOR_MAX] = _muscle(f, b, ff, pbf) * rest_share
+        if to_rest:
+            x, y, z, w = _rest(pbf, f, b)
+            _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * rest_share)
+        else:
+            jf[pbi[f, b, PB_JOINT], J_MOTOR_MAX] = _muscle(f, b, ff, pbf) * rest_share
     # the pelvis's axes (its frame): down, forward, and the hips' turn from down to forward
     ux, uy, uz = up_local[0], up_local[1], up_local[2]
     vx, vy, vz = fwd_local[0], fwd_local[1], fwd_local[2]
@@ -303,6 +367,23 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     cux, cuy, cuz = qrot(-cx, -cy, -cz, cw, ux, uy, uz)
     cvx, cvy, cvz = qrot(-cx, -cy, -cz, cw, vx, vy, vz)
     arms_share = prm[S_WR_FACE_ARMS] if face else 1.0
+    # the chest's pose in the world, for the arms' ways and the place struck last
+    ch = pbi[f, _CHEST, PB_BODY]
+    hx, hy, hz, hw = bf[ch, B_QUAT], bf[ch, B_QUAT + 1], bf[ch, B_QUAT + 2], bf[ch, B_QUAT + 3]
+    # the place struck last, in the chest's frame: its height above the chest along the
+    # spine (cu) and where it lies across (each arm's own out below); none: the chest's middle
+    px = py = pz = 0.0
+    sb = fi[f, F_STRUCK_LAST]
+    if sb >= 0 and sb < nb:
+        sbd = pbi[f, sb, PB_BODY]
+        wx, wy, wz = qrot(bf[sbd, B_QUAT], bf[sbd, B_QUAT + 1], bf[sbd, B_QUAT + 2],
+                          bf[sbd, B_QUAT + 3], ff[f, F_STRUCK_LAST_P],
+                          ff[f, F_STRUCK_LAST_P + 1], ff[f, F_STRUCK_LAST_P + 2])
+        px, py, pz = qrot(-hx, -hy, -hz, hw, bf[sbd, B_POS] + wx - bf[ch, B_POS],
+                          bf[sbd, B_POS + 1] + wy - bf[ch, B_POS + 1],
+                          bf[sbd, B_POS + 2] + wz - bf[ch, B_POS + 2])
+    toward = prm[S_WR_TOWARD]
+    up_by = max(-0.5, min(0.5, toward * (px * cux + py * cuy + pz * cuz)))
     for arm in range(2):
         ub = _ARMS[arm][0]
         lb = _ARMS[arm][1]
@@ -318,14 +399,31 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         # forward: from down toward the front; in: from down toward the middle
         fkx, fky, fkz = _unit(*_cross(-cux, -cuy, -cuz, cvx, cvy, cvz))
         ikx, iky, ikz = _unit(*_cross(-cux, -cuy, -cuz, -ox, -oy, -oz))
-        ax, ay, az, aw = _axis_q(fkx, fky, fkz, (prm[S_WR_SHOULDER_FWD] + rock) * fade)
-        bx, by, bz, bw = _axis_q(ikx, iky, ikz, prm[S_WR_SHOULDER_IN] * fade)
+        # toward the place struck last: in by how far across it lies from this arm's side,
+        # forward by how high (a place on the arm's own side or low down: less)
+        across = max(-0.5, min(0.5, -toward * (px * ox + py * oy + pz * oz)))
+        fwd_a = max(0.0, prm[S_WR_SHOULDER_FWD] + up_by)
+        in_a = max(0.0, prm[S_WR_SHOULDER_IN] + across)
+        fold = prm[S_WR_FACE_FOLD] if face else 1.0
+        ax, ay, az, aw = _axis_q(fkx, fky, fkz, (fwd_a + rock) * fade * fold)
+        bx, by, bz, bw = _axis_q(ikx, iky, ikz, in_a * fade * fold)
         qx, qy, qz, qw = qmul(bx, by, bz, bw, ax, ay, az, aw)
         rx, ry, rz, rw = _rest(pbf, f, ub)
         x, y, z, w = qmul(qx, qy, qz, qw, rx, ry, rz, rw)
-        _drive(f, ub, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ub, ff, pbf) * arms_share)
+        # an arm pointing behind the chest's front plane props the figure up (a backward
+        # protective fall lands sitting on its hands): folded with all its muscle it was driven
+        # through the ground, lifting the chest and shoving the figure along; on behind_share
+        # the trunk comes down onto it, and then it folds
+        share = arms_share
+        su = pbi[f, ub, PB_BODY]
+        dx, dy, dz = qrot(bf[su, B_QUAT], bf[su, B_QUAT + 1], bf[su, B_QUAT + 2],
+                          bf[su, B_QUAT + 3], -jf[ju, J_PB], -jf[ju, J_PB + 1], -jf[ju, J_PB + 2])
+        dx, dy, dz = _unit(*qrot(-hx, -hy, -hz, hw, dx, dy, dz))
+        if dx * cvx + dy * cvy + dz * cvz < -prm[S_WR_ARM_BEHIND]:
+            share = min(share, prm[S_WR_BEHIND_SHARE])
+        _drive(f, ub, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ub, ff, pbf) * share)
         x, y, z, w = _hinged(pbf, f, lb, jf, pbi[f, lb, PB_JOINT], prm[S_WR_ELBOW] * fade)
-        _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * arms_share)
+        _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * share)
     return True
 
 

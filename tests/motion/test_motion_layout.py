@@ -52,6 +52,9 @@ PARTS_PBF = ("PB_PART_S",)
 WIDE.update({"PB_PART_OFF": 3, "F_PART_MODE": 6})
 PARTS_PBF += ("PB_PART_OFF", "PB_PART_T")
 PBI_COLUMNS = ("PB_JOINT", "PB_BODY", "PB_FOLLOW", "PB_PART_MODE")
+# writhing toward the place struck last (_writhe.py, session 6)
+WIDE.update({"F_STRUCK_LAST_P": 3})
+FLOAT_F += ("F_STRUCK_LAST_P",)
 
 
 def _tile(cols, count):
