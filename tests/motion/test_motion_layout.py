@@ -46,6 +46,8 @@ FLOAT_F += ("F_WRITHE_S", "F_WRITHE_T")
 # the stepping's travelling clip
 WIDE.update({"F_STEP_ANIM_PREV": 3})
 FLOAT_F += ("F_STEP_ANIM_PREV",)
+# the get-up clip way's (_get_up.py, issue 13)
+FLOAT_F += ("F_GU_CLIP_D",)
 # the parts' (_parts.py): PB_PART_S, one float a bone (width 1, no list to join)
 PARTS_PBF = ("PB_PART_S",)
 # a part's own mode (_parts.py): the pbf block's tail, a pbi column, each part's mode in fi
