@@ -57,8 +57,6 @@ PBI_COLUMNS = ("PB_JOINT", "PB_BODY", "PB_FOLLOW", "PB_PART_MODE")
 # writhing toward the place struck last (_writhe.py, session 6)
 WIDE.update({"F_STRUCK_LAST_P": 3})
 FLOAT_F += ("F_STRUCK_LAST_P",)
-# the get-up clip way (_get_up.py, session 6)
-FLOAT_F += ("F_GU_CLIP_D",)
 
 
 def _tile(cols, count):
