@@ -38,6 +38,10 @@ import numpy as np
 
 from ae3d import crowd, figure, human, motion, physics
 from ae3d.engine import PhaseProcessor, priorities
+from ae3d.motion import _layout as ML
+from ae3d.motion import _pose
+from ae3d.motion._service import service
+from ae3d.physics import _layout as PL
 
 _FREE, _STRUCK, _BLENDING, _DEAD = 0, 1, 2, 3
 STATE_NAMES = ("free", "struck", "blending", "dead")
@@ -182,11 +186,8 @@ def _blend_time(pool: Pool) -> float:
 def _standing(pool: Pool, k: int) -> bool:
     """Back on its feet: POWERED, not falling, landed, lying, down, getting up or mid-step
     (staggering), leaning under STAND_LEAN, its pelvis over STAND_HEIGHT of its standing height,
-    every muscle back from its blow. Read from the motion's tables at once (the public calls' checks, a dozen a step for
-    a dozen figures, cost more than the rest of the pool)."""
-    from ae3d.motion import _layout as ML
-    from ae3d.motion._service import service
-    from ae3d.physics import _layout as PL
+    every muscle back from its blow. Read from the motion's tables at once (the public calls'
+    checks, a dozen a step for a dozen figures, cost more than the rest of the pool)."""
     body = pool.bodies[k]
     s = service(pool.engine)
     f = body.slot
@@ -208,13 +209,11 @@ def _standing(pool: Pool, k: int) -> bool:
 
 
 def _pelvis(pool: Pool, k: int) -> np.ndarray:
-    from ae3d.physics import _layout as PL
     r = pool.bodies[k].ragdoll
     return pool.engine.physics.bf[int(r.bodies[human.BONE_PELVIS]), PL.B_POS:PL.B_POS + 3]
 
 
 def _pelvis_speed(pool: Pool, k: int) -> float:
-    from ae3d.physics import _layout as PL
     r = pool.bodies[k].ragdoll
     v = pool.engine.physics.bf[int(r.bodies[human.BONE_PELVIS]), PL.B_V:PL.B_V + 3]
     return float(np.linalg.norm(v))
@@ -328,7 +327,6 @@ def _park(pool: Pool, k: int) -> None:
 # ---------------------------------------------------------------------------- handing over
 def nearest_bone(pool: Pool, k: int, point: np.ndarray) -> int:
     """The ragdoll bone of figure k whose body's centre is nearest ``point``."""
-    from ae3d.physics import _layout as PL
     r = pool.bodies[k].ragdoll
     p = pool.engine.physics.bf[np.asarray(r.bodies, np.int64), PL.B_POS:PL.B_POS + 3]
     return int(np.argmin(np.sum((p - point) ** 2, axis=1)))
@@ -417,18 +415,13 @@ def hand_over(pool: Pool, k: int, zombie: int, point: np.ndarray, impulse: np.nd
 def _fresh_animation(body: Any) -> None:
     """The animation read from the rig as it stands now and nothing shown held from before
     (the figure was parked: what it showed then is not what it shows now)."""
-    from ae3d.motion import _pose
-    from ae3d.motion._layout import F_SHOWN
-    from ae3d.motion._service import service
     _pose.read_one(body)
-    service(body.engine).fi[body.slot, F_SHOWN] = 0
+    service(body.engine).fi[body.slot, ML.F_SHOWN] = 0
 
 
 def _fresh_state(body: Any) -> None:
     """What a figure's last fall left in its row cleared, as a new figure's: the blows' shares
     of its muscles, the landing and lying, the shape held, the leans."""
-    from ae3d.motion import _layout as ML
-    from ae3d.motion._service import service
     s = service(body.engine)
     f = body.slot
     s.pbf[f, :body.ragdoll.bones, ML.PB_LOSS] = 0.0

@@ -164,7 +164,7 @@ KEY_SHIFT = 32
 KEY_MASK = (1 << 32) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _activity(bf, bi, n, si):
     moving = 0
     for i in range(n):
@@ -183,7 +183,7 @@ def _activity(bf, bi, n, si):
     return moving
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_poses(bf, bi, n):
     for i in range(n):
         k = bi[i, B_KIND]
@@ -201,7 +201,7 @@ def _start_poses(bf, bi, n):
                 bf[i, B_IW + c] = iw[c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _wake_pass(bf, bi, n, keys, npairs, sf, si, cn, cp, cs, cid):
     """A moving body whose candidate pair with an asleep body touches wakes that island."""
     woke = 0
@@ -226,7 +226,7 @@ def _wake_pass(bf, bi, n, keys, npairs, sf, si, cn, cp, cs, cid):
     return woke
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _integrate_velocities(bf, bi, bl, h, gx, gy, gz):
     for t in range(bl.shape[0]):
         i = bl[t]
@@ -252,7 +252,7 @@ def _integrate_velocities(bf, bi, bl, h, gx, gy, gz):
         bf[i, B_W + 2] *= ad
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
     max_rot = MAX_TURN / h
     max_rot2 = max_rot * max_rot
@@ -330,7 +330,7 @@ def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
                     bf[i, B_IW + c] = iw[c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hold_to_nets(bf, bi, n, jf, ji, nj, af, ai, na, mi, nm, max_speed, max_rot, reset):
     """The step's last word on every awake dynamic body (the nets; see the module docstring):
     a body whose pose or velocity is not finite goes back to where its step began, at rest, and
@@ -439,7 +439,7 @@ def _deal_islands(nisl, threads, bs, js, ms):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, b_, j_, js_, a_, m_, nsub, h, gx, gy, gz,
                speed, sweeps, max_speed):
     """The sub-steps of one run: its bodies b_, joint slots j_ (island k's j_[js_[k]:js_[k+1]]),
