@@ -41,8 +41,8 @@ KILL_J = 300.0       # N·s: a kill
 FRAMES = 30          # the bank's poses over one loop of the walk
 # the camera: high enough over the field that a walker hides a figure lying on the ground behind
 # it for only ~1.6 m (a 1.8 m walker over tan(pitch)), close enough to see the fall
-CAMERA = {"target": (0.0, 0.5, 0.0), "distance": 10.0, "yaw": 0.35, "pitch": 0.85}
-SEEN_WITHIN = 5.0    # m from the camera's target: the timer's blows strike in the middle
+CAMERA = {"target": (0.0, 0.5, 0.0), "distance": 9.0, "yaw": 0.35, "pitch": 0.85}
+SEEN_WITHIN = 3.5    # m from the camera's target: the timer's blows strike in the middle
 CLEAR_WIDE = 1.3     # m: no walker this near the line from a struck one to the camera
 CLEAR_LONG = 3.0     # m: along that line (its fall, and the stretch a walker would hide)
 
