@@ -339,7 +339,7 @@ def test_a_killed_one_left_lying_never_gets_up(path):
     """``set_despawn(0)``: a killed one lies for good. The pool's figures get up by themselves
     (``set_get_up``), and a LIMP figure lain still would too: a kill turns that off (the demo's
     killed zombies stood up and walked off as "dead" ones). Killed from the front and from the
-    side, 200 N·s, each watched 6 s: its pelvis never back over half its standing height."""
+    side, 200 N·s, each watched 5 s: its pelvis never back over half its standing height."""
     h = Horde(path, clip="Walk", size=2)
     try:
         handover.set_despawn(h.pool, 0.0)
@@ -354,7 +354,7 @@ def test_a_killed_one_left_lying_never_gets_up(path):
                 if h.e.time > 3.0:
                     highs[k] = max(highs[k], y)
 
-        h.run(6.0, watch)
+        h.run(5.0, watch)
         states = [handover.state(h.pool, k) for k in range(2)]
         print(f"{path}: killed, lowest pelvis {lows}, highest after 3 s {highs} m (standing "
               f"{h.pool.hips_height:.2f}); {states}")
