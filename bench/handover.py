@@ -8,7 +8,8 @@ make a parallel solve's waits cost more than it saves). Three scenes, the frames
 warm-up:
 
 * no pool: 400 zombies and a ground;
-* twelve parked: the same with a pool of twelve, every figure parked;
+* twelve parked: the same with a pool of twelve, every figure parked (these two timed
+  frame about frame, so that what the parked pool adds is measured under one load);
 * twelve handed over: twelve zombies struck at 400 N·s at their chests, timed from 0.1 s after
   the blows (falling, landing, lying: every figure awake).
 
@@ -81,6 +82,17 @@ def time_frames(e, bank, pos, yaw, phase, outs, frames: int) -> float:
     return float(np.median(ts)) * 1e6
 
 
+def time_two(a: tuple, b: tuple, frames: int) -> tuple[float, float]:
+    """µs a frame of two scenes (``scene``'s tuples), their frames taken turn about so that
+    both see the same machine (a shared machine's load moves within seconds): the medians."""
+    ta, tb = [], []
+    for _ in range(frames):
+        for sc, ts in ((a, ta), (b, tb)):
+            e, _, bank, _, pos, yaw, phase, outs = sc
+            ts.append(time_frames(e, bank, pos, yaw, phase, outs, 1))
+    return float(np.median(ta)), float(np.median(tb))
+
+
 def time_stages(e, bank, pos, yaw, phase, outs, frames: int) -> dict:
     """µs a frame of each stage (the medians of ``frames`` frames of one fixed step each): the
     horde's step, then every processor of the fixed phase and of the pose phase on its own."""
@@ -141,17 +153,17 @@ def main() -> None:
     rows = {}
     stages = {}
     load_before = os.getloadavg()[0]
-    e, _, bank, _, pos, yaw, phase, outs = scene(False)
-    time_frames(e, bank, pos, yaw, phase, outs, 30)
-    rows["no_pool_us"] = time_frames(e, bank, pos, yaw, phase, outs, args.frames)
+    bare = scene(False)
+    parked = scene(True)
+    for sc in (bare, parked):
+        time_frames(sc[0], *sc[2:3], *sc[4:], 30)
+    # the two taken turn about: what the parked pool adds is their difference, under one load
+    rows["no_pool_us"], rows["twelve_parked_us"] = time_two(bare, parked, 4 * args.frames)
     if args.stages:
-        stages["no pool"] = time_stages(e, bank, pos, yaw, phase, outs, args.frames)
-    e.close()
-    e, p, bank, bones, pos, yaw, phase, outs = scene(True)
-    time_frames(e, bank, pos, yaw, phase, outs, 30)
-    rows["twelve_parked_us"] = time_frames(e, bank, pos, yaw, phase, outs, args.frames)
-    if args.stages:
-        stages["twelve parked"] = time_stages(e, bank, pos, yaw, phase, outs, args.frames)
+        stages["no pool"] = time_stages(bare[0], *bare[2:3], *bare[4:], args.frames)
+        stages["twelve parked"] = time_stages(parked[0], *parked[2:3], *parked[4:], args.frames)
+    bare[0].close()
+    e, p, bank, bones, pos, yaw, phase, outs = parked
     strike_twelve(p, bank, bones, pos, yaw, phase)
     time_frames(e, bank, pos, yaw, phase, outs, 6)
     rows["twelve_handed_over_us"] = time_frames(e, bank, pos, yaw, phase, outs, args.frames)
