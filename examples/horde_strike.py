@@ -42,7 +42,7 @@ FRAMES = 30          # the bank's poses over one loop of the walk
 # the camera: high enough over the field that a walker hides a figure lying on the ground behind
 # it for only ~1.6 m (a 1.8 m walker over tan(pitch)), close enough to see the fall
 CAMERA = {"target": (0.0, 0.5, 0.0), "distance": 9.0, "yaw": 0.35, "pitch": 0.85}
-SEEN_WITHIN = 3.5    # m from the camera's target: the timer's blows strike in the middle
+SEEN_WITHIN = 5.0    # m from the camera's target: the timer's blows strike in the middle
 CLEAR_WIDE = 1.3     # m: no walker this near the line from a struck one to the camera
 CLEAR_LONG = 3.0     # m: along that line (its fall, and the stretch a walker would hide)
 
@@ -127,22 +127,32 @@ class Demo:
     def middle_zombie(self) -> int:
         """The zombie in the middle of the view the camera sees whole: in the horde, the
         nearest its target (within SEEN_WITHIN) with no walker between it and the camera (so
-        its fall, its lying and its getting up are not hidden); else the nearest."""
+        its fall, its lying and its getting up are not hidden); else the one with the fewest
+        walkers in the way, the nearest of those."""
         cam = render.scene(self.e).camera
         d = np.hypot(*(self.pos - cam.target)[:, [0, 2]].T)
         d[handover.outs(self.pool) != 0] = np.inf
         order = np.argsort(d, kind="stable")
+        best, fewest = -1, 1 << 30
         for z in order[:60]:
-            if d[z] > SEEN_WITHIN:
+            if not d[z] <= SEEN_WITHIN:
                 break
-            if self.in_clear_view(int(z), cam.eye):
+            n = self.in_the_way(int(z), cam.eye)
+            if n == 0:
                 return int(z)
-        z = int(order[0])
-        return z if math.isfinite(d[z]) else -1
+            if n < fewest:
+                best, fewest = int(z), n
+        if best < 0 and math.isfinite(d[order[0]]):
+            best = int(order[0])
+        return best
 
     def in_clear_view(self, z: int, eye: np.ndarray) -> bool:
-        """No other zombie of the horde within CLEAR_WIDE m of the ground's line from zombie z
-        toward the camera, from 1 m behind it to CLEAR_LONG m in front."""
+        """No other zombie of the horde in the way between zombie z and the camera."""
+        return self.in_the_way(z, eye) == 0
+
+    def in_the_way(self, z: int, eye: np.ndarray) -> int:
+        """How many other zombies of the horde stand within CLEAR_WIDE m of the ground's line
+        from zombie z toward the camera, from 1 m behind it to CLEAR_LONG m in front."""
         here = self.pos[z, [0, 2]]
         u = eye[[0, 2]] - here
         u /= max(float(np.linalg.norm(u)), 1e-9)
@@ -152,7 +162,7 @@ class Demo:
         near = (along > -1.0) & (along < CLEAR_LONG) & (across < CLEAR_WIDE)
         near &= handover.outs(self.pool) == 0
         near[z] = False
-        return not near.any()
+        return int(near.sum())
 
     def blow(self, z: int, point, kill: bool) -> int:
         """Strike (kill) zombie z at ``point`` (its chest if None): a click's away from the

@@ -57,6 +57,8 @@ STAND_HEIGHT = 0.75
 road to be back on its feet: a figure crumpled upright (not leaning, not yet ``down``) is not."""
 STILL_SPEED = 0.3
 """m/s: a killed figure whose pelvis moves slower than this lies (no longer mid-fall)."""
+HELP_UP = 4.0
+"""s: a struck figure off its feet this long, not getting up, is told to (``_help_up``)."""
 
 
 class Pool:
@@ -77,6 +79,7 @@ class Pool:
         self.zombie = np.full(size, -1, np.int64)
         self.state = np.zeros(size, np.int64)
         self.timer = np.zeros(size)          # s: settle, blend or despawn time so far
+        self.unsteady = np.zeros(size)       # s: a struck figure off its feet, not getting up
         self.settle = 0.5
         self.despawn = 10.0
         self.facing = 0.0
@@ -181,6 +184,23 @@ def step(pool: Pool, dt: float) -> None:
                 pool.timer[k] = 0.0
         else:
             pool.timer[k] = 0.0
+            _help_up(pool, k, dt)
+
+
+def _help_up(pool: Pool, k: int, dt: float) -> None:
+    """A struck figure off its feet for HELP_UP s without getting up is told to get up
+    (``motion.get_up``, when it is ``down``). ``set_get_up`` waits for it to lie still, and a
+    figure propped on its arms after a fall can rock for good without ever lying still (the
+    demo's first struck zombie sat 10 s and more); counted again from 0 after each look."""
+    if service(pool.engine).fi[pool.bodies[k].slot, ML.F_MODE] == ML.GETTING_UP:
+        pool.unsteady[k] = 0.0
+        return
+    pool.unsteady[k] += dt
+    if pool.unsteady[k] >= HELP_UP - 1e-9:
+        pool.unsteady[k] = 0.0
+        body = pool.bodies[k]
+        if motion.down(body):
+            motion.get_up(body)
 
 
 def _blend_time(pool: Pool) -> float:
@@ -442,6 +462,7 @@ def hand_over(pool: Pool, k: int, zombie: int, point: np.ndarray, impulse: np.nd
     pool.zombie[k] = zombie
     pool.state[k] = _DEAD if kill else _STRUCK
     pool.timer[k] = 0.0
+    pool.unsteady[k] = 0.0
     pool.active += 1
     if kill:
         pool._dead[zombie] = 1
