@@ -55,14 +55,6 @@ import math
 import numpy as np
 from numba import njit, prange
 
-# Every physics kernel that allocates nothing is compiled with _nrt=False (issue 16): with
-# numba's reference counting on, each helper an outer loop calls (inlined or not) increfs
-# and decrefs every array it is handed, ~35 ns a call, so a loop that only passes a parked
-# row by paid that per row (a pool of twelve parked figures: 20 us a step) and the solver
-# paid it on every row of every pass. Those that allocate (step_world, the island scratch,
-# the parallel runs, find_pairs' sort, draw_bodies) keep it; build_islands reuses its
-# parent scratch for its fill cursors so that it need not. No arithmetic changes.
-
 from ._kernels_anchors import prepare_anchors, solve_anchors, warm_start_anchors
 from ._kernels_broadphase import compute_bounds, find_pairs
 from ._kernels_contact import (
@@ -124,6 +116,14 @@ from ._layout import (
     SI_TOUCH,
 )
 from ._math import qangvel, qintegrate, rot_diag_inv
+
+# Every physics kernel that allocates nothing is compiled with _nrt=False (issue 16): with
+# numba's reference counting on, each helper an outer loop calls (inlined or not) increfs
+# and decrefs every array it is handed, ~35 ns a call, so a loop that only passes a parked
+# row by paid that per row (a pool of twelve parked figures: 20 us a step) and the solver
+# paid it on every row of every pass. Those that allocate (step_world, the island scratch,
+# the parallel runs, find_pairs' sort, draw_bodies) keep it; build_islands reuses its
+# parent scratch for its fill cursors so that it need not. No arithmetic changes.
 
 # fp: float parameters of the step
 FP_GX = 0
