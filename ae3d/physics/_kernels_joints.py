@@ -1562,7 +1562,7 @@ def joint_gap(bf, jf, ji, j):
                  pb[2] + rb[2] - pa[2] - ra[2]))
 
 
-@njit(cache=True)  # builds a list a box's corner: numba's lists need its reference counting
+@njit(cache=True)  # builds a list (a box's corner): numba's lists need reference counting
 def figure_watch(bf, bi, jf, ji, bodies, bstart, joints, jstart, ground_y, out):
     """For figure k (its bodies bodies[bstart[k]:bstart[k+1]], joints likewise): out[k, FW_*]."""
     for k in range(bstart.shape[0] - 1):
