@@ -39,6 +39,12 @@ EVERY = 1.5          # s between the timer's blows
 STRIKE_J = 500.0     # N·s: a strike, at the chest, away from the camera
 KILL_J = 300.0       # N·s: a kill
 FRAMES = 30          # the bank's poses over one loop of the walk
+# the camera: high enough over the field that a walker hides a figure lying on the ground behind
+# it for only ~1.6 m (a 1.8 m walker over tan(pitch)), close enough to see the fall
+CAMERA = {"target": (0.0, 0.5, 0.0), "distance": 9.0, "yaw": 0.35, "pitch": 0.85}
+SEEN_WITHIN = 5.0    # m from the camera's target: the timer's blows strike in the middle
+CLEAR_WIDE = 1.3     # m: no walker this near the line from a struck one to the camera
+CLEAR_LONG = 3.0     # m: along that line (its fall, and the stretch a walker would hide)
 
 
 class Demo:
@@ -119,15 +125,48 @@ class Demo:
         return 0.5 * (w[self.chest_bones[0], :3, 3] + w[self.chest_bones[1], :3, 3])
 
     def middle_zombie(self) -> int:
-        """The zombie in the middle of the view: in the horde, nearest the camera's target."""
+        """The zombie in the middle of the view the camera sees whole: in the horde, the
+        nearest its target (within SEEN_WITHIN) with no walker between it and the camera (so
+        its fall, its lying and its getting up are not hidden); else the one with the fewest
+        walkers in the way, the nearest of those."""
         cam = render.scene(self.e).camera
         d = np.hypot(*(self.pos - cam.target)[:, [0, 2]].T)
         d[handover.outs(self.pool) != 0] = np.inf
-        z = int(np.argmin(d))
-        return z if math.isfinite(d[z]) else -1
+        order = np.argsort(d, kind="stable")
+        best, fewest = -1, 1 << 30
+        for z in order[:60]:
+            if not d[z] <= SEEN_WITHIN:
+                break
+            n = self.in_the_way(int(z), cam.eye)
+            if n == 0:
+                return int(z)
+            if n < fewest:
+                best, fewest = int(z), n
+        if best < 0 and math.isfinite(d[order[0]]):
+            best = int(order[0])
+        return best
+
+    def in_clear_view(self, z: int, eye: np.ndarray) -> bool:
+        """No other zombie of the horde in the way between zombie z and the camera."""
+        return self.in_the_way(z, eye) == 0
+
+    def in_the_way(self, z: int, eye: np.ndarray) -> int:
+        """How many other zombies of the horde stand within CLEAR_WIDE m of the ground's line
+        from zombie z toward the camera, from 1 m behind it to CLEAR_LONG m in front."""
+        here = self.pos[z, [0, 2]]
+        u = eye[[0, 2]] - here
+        u /= max(float(np.linalg.norm(u)), 1e-9)
+        rel = self.pos[:, [0, 2]] - here
+        along = rel @ u
+        across = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = (along > -1.0) & (along < CLEAR_LONG) & (across < CLEAR_WIDE)
+        near &= handover.outs(self.pool) == 0
+        near[z] = False
+        return int(near.sum())
 
     def blow(self, z: int, point, kill: bool) -> int:
-        """Strike (kill) zombie z at ``point`` (its chest if None), away from the camera."""
+        """Strike (kill) zombie z at ``point`` (its chest if None): a click's away from the
+        camera; the timer's across the view, so the fall is seen from its side, not end on."""
         if handover.outs(self.pool)[z]:
             return -1
         p = self.chest(z) if point is None else np.asarray(point, dtype=np.float64)
@@ -135,6 +174,8 @@ class Demo:
         away = p - cam.eye
         away[1] = 0.0
         away /= max(float(np.linalg.norm(away)), 1e-9)
+        if point is None:
+            away = np.array([-away[2], 0.0, away[0]])  # a quarter turn: across the view
         call = handover.kill if kill else handover.strike
         k = call(self.pool, z, p, (KILL_J if kill else STRIKE_J) * away)
         self.log.append((round(self.e.time, 3), z, "kill" if kill else "strike", k))
@@ -163,7 +204,7 @@ class _HordeStep(engine.PhaseProcessor):
 
 def build(e, path: str = "boxman.glb", timer: bool = True) -> Demo:
     d = Demo(e, path, timer=timer)
-    render.camera_orbit(e, target=(0.0, 0.5, 0.0), distance=11.0, yaw=0.35, pitch=0.55)
+    render.camera_orbit(e, **CAMERA)
     return d
 
 

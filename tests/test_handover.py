@@ -334,6 +334,36 @@ def test_a_killed_one_lies_kept_2_s_parked_by_3_s_stays_out(shoved):
     assert is_dead and flag == 1 and pos[0] == crowd.PARKED
 
 
+@pytest.mark.parametrize("path", ["boxman.glb", "mixamo_man.glb"])
+def test_a_killed_one_left_lying_never_gets_up(path):
+    """``set_despawn(0)``: a killed one lies for good. The pool's figures get up by themselves
+    (``set_get_up``), and a LIMP figure lain still would too: a kill turns that off (the demo's
+    killed zombies stood up and walked off as "dead" ones). Killed from the front and from the
+    side, 200 N·s, each watched 5 s: its pelvis never back over half its standing height."""
+    h = Horde(path, clip="Walk", size=2)
+    try:
+        handover.set_despawn(h.pool, 0.0)
+        for z, way in ((5, h.forward(5)), (30, np.cross(h.forward(30), (0.0, 1.0, 0.0)))):
+            assert handover.kill(h.pool, z, h.chest(z), -200.0 * way) >= 0
+        lows, highs = [np.inf, np.inf], [0.0, 0.0]
+
+        def watch():
+            for k in range(2):
+                y = float(h.pelvis(k)[1])
+                lows[k] = min(lows[k], y)
+                if h.e.time > 3.0:
+                    highs[k] = max(highs[k], y)
+
+        h.run(5.0, watch)
+        states = [handover.state(h.pool, k) for k in range(2)]
+        print(f"{path}: killed, lowest pelvis {lows}, highest after 3 s {highs} m (standing "
+              f"{h.pool.hips_height:.2f}); {states}")
+        assert states == ["dead", "dead"]
+        assert max(highs) < 0.5 * h.pool.hips_height
+    finally:
+        h.close()
+
+
 def test_the_whole_run_twice_the_same_bits(shoved):
     again = _shoved()
     assert again["digest"] == shoved["digest"]

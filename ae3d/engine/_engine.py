@@ -70,6 +70,9 @@ class Engine:
         self._closed = False
         self._on_close: list[Callable[[], None]] = []
         self.services: dict[str, Any] = {}  # per-engine singletons of other packages
+        # each phase's processors in priority order (esper.process calls every processor with
+        # the phase for it to check: twice a frame each, a cost every processor added paid)
+        self._phase_lists: dict[str, list[Any]] = {priorities.FIXED: [], priorities.POSE: []}
 
         from ae3d.physics._world import World  # late import: physics does not import engine
 
@@ -81,12 +84,16 @@ class Engine:
     def activate(self) -> None:
         """Make this engine's esper world the current one (every call below does this)."""
         self._check_open()
-        esper.switch_world(self.name)
+        if esper.current_world != self.name:  # a switch costs a microsecond: only when needed
+            esper.switch_world(self.name)
 
     def add_processor(self, processor: PhaseProcessor, priority: int) -> None:
         """Add a processor to this engine; ``priority`` from ``engine.priorities``."""
         self.activate()
         esper.add_processor(processor, priority)
+        procs = esper._processors  # noqa: SLF001 - this world's, in esper's priority order
+        for phase, listed in self._phase_lists.items():
+            listed[:] = [p for p in procs if getattr(p, "phase", phase) == phase]
 
     def create(self, *components: Any) -> int:
         """Create an object (an entity) with the given components; returns its handle."""
@@ -153,15 +160,20 @@ class Engine:
     # -- the frame loop ------------------------------------------------------------------
     def fixed_step(self) -> None:
         """Run the fixed-phase processors once (handover, motion pre-step, physics, post-step)."""
-        self.activate()
-        esper.process(priorities.FIXED, self.fixed_dt)
+        self._run_phase(priorities.FIXED, self.fixed_dt)
         self.time += self.fixed_dt
         self.steps += 1
 
     def pose_phase(self, dt: float) -> None:
         """Run the pose-phase processors once (clips, motion pose, skinning, draw)."""
+        self._run_phase(priorities.POSE, dt)
+
+    def _run_phase(self, phase: str, dt: float) -> None:
+        """``esper.process(phase, dt)`` over the phase's own processors only."""
         self.activate()
-        esper.process(priorities.POSE, dt)
+        esper.clear_dead_entities()
+        for p in self._phase_lists[phase]:
+            p.process(phase, dt)
 
     def frame(self, dt: float) -> int:
         """Advance the engine by ``dt`` seconds of real time; returns the fixed steps taken.

@@ -38,6 +38,10 @@ import numpy as np
 
 from ae3d import crowd, figure, human, motion, physics
 from ae3d.engine import PhaseProcessor, priorities
+from ae3d.motion import _layout as ML
+from ae3d.motion import _pose
+from ae3d.motion._service import service
+from ae3d.physics import _layout as PL
 
 _FREE, _STRUCK, _BLENDING, _DEAD = 0, 1, 2, 3
 STATE_NAMES = ("free", "struck", "blending", "dead")
@@ -53,6 +57,8 @@ STAND_HEIGHT = 0.75
 road to be back on its feet: a figure crumpled upright (not leaning, not yet ``down``) is not."""
 STILL_SPEED = 0.3
 """m/s: a killed figure whose pelvis moves slower than this lies (no longer mid-fall)."""
+HELP_UP = 4.0
+"""s: a struck figure off its feet this long, not getting up, is told to (``_help_up``)."""
 
 
 class Pool:
@@ -73,6 +79,7 @@ class Pool:
         self.zombie = np.full(size, -1, np.int64)
         self.state = np.zeros(size, np.int64)
         self.timer = np.zeros(size)          # s: settle, blend or despawn time so far
+        self.unsteady = np.zeros(size)       # s: a struck figure off its feet, not getting up
         self.settle = 0.5
         self.despawn = 10.0
         self.facing = 0.0
@@ -86,6 +93,8 @@ class Pool:
         self._dead = np.zeros(0, np.uint8)
         self.tint: np.ndarray | None = None
         self.active = 0                      # figures not FREE: the step's early out
+        self.slots: np.ndarray | None = None         # the figures' motion rows (made once)
+        self.pelvis_slots: np.ndarray | None = None  # their pelvis bodies' world slots
         self.closed = False
         # the clip's travelling bone and the bank's offset (its x, z at t = 0, object at origin)
         self.hips = 0
@@ -145,6 +154,8 @@ def carry(pool: Pool) -> None:
 def step(pool: Pool, dt: float) -> None:
     """One fixed step of the pool (run by the engine's fixed phase; call it yourself only for
     a pool you step by hand): the taking back and the despawning."""
+    struck = pool.state == _STRUCK
+    standing = _standing_all(pool, struck) if struck.any() else struck
     for k in range(pool.size):
         st = pool.state[k]
         if st == _FREE:
@@ -165,7 +176,7 @@ def step(pool: Pool, dt: float) -> None:
                 _give_back(pool, k)
             continue
         # STRUCK
-        if _standing(pool, k):
+        if standing[k]:
             pool.timer[k] += dt
             if pool.timer[k] >= pool.settle - 1e-9:
                 _to_animation(pool, k)
@@ -173,6 +184,23 @@ def step(pool: Pool, dt: float) -> None:
                 pool.timer[k] = 0.0
         else:
             pool.timer[k] = 0.0
+            _help_up(pool, k, dt)
+
+
+def _help_up(pool: Pool, k: int, dt: float) -> None:
+    """A struck figure off its feet for HELP_UP s without getting up is told to get up
+    (``motion.get_up``, when it is ``down``). ``set_get_up`` waits for it to lie still, and a
+    figure propped on its arms after a fall can rock for good without ever lying still (the
+    demo's first struck zombie sat 10 s and more); counted again from 0 after each look."""
+    if service(pool.engine).fi[pool.bodies[k].slot, ML.F_MODE] == ML.GETTING_UP:
+        pool.unsteady[k] = 0.0
+        return
+    pool.unsteady[k] += dt
+    if pool.unsteady[k] >= HELP_UP - 1e-9:
+        pool.unsteady[k] = 0.0
+        body = pool.bodies[k]
+        if motion.down(body):
+            motion.get_up(body)
 
 
 def _blend_time(pool: Pool) -> float:
@@ -182,11 +210,8 @@ def _blend_time(pool: Pool) -> float:
 def _standing(pool: Pool, k: int) -> bool:
     """Back on its feet: POWERED, not falling, landed, lying, down, getting up or mid-step
     (staggering), leaning under STAND_LEAN, its pelvis over STAND_HEIGHT of its standing height,
-    every muscle back from its blow. Read from the motion's tables at once (the public calls' checks, a dozen a step for
-    a dozen figures, cost more than the rest of the pool)."""
-    from ae3d.motion import _layout as ML
-    from ae3d.motion._service import service
-    from ae3d.physics import _layout as PL
+    every muscle back from its blow. Read from the motion's tables at once (the public calls'
+    checks, a dozen a step for a dozen figures, cost more than the rest of the pool)."""
     body = pool.bodies[k]
     s = service(pool.engine)
     f = body.slot
@@ -207,14 +232,41 @@ def _standing(pool: Pool, k: int) -> bool:
     return not (down is not None and down(body))
 
 
+def _standing_all(pool: Pool, which: np.ndarray) -> np.ndarray:
+    """(size,) bool: ``_standing`` for every figure in ``which`` (a bool mask), read from the
+    tables in a few array operations for all of them at once (a dozen figures one by one cost
+    4 µs each a step); the ways up's ``down`` asked only of those that pass the rest."""
+    s = service(pool.engine)
+    if pool.slots is None:
+        pool.slots = np.array([b.slot for b in pool.bodies], np.int64)
+        pool.pelvis_slots = np.array([int(b.ragdoll.bodies[human.BONE_PELVIS])
+                                      for b in pool.bodies], np.int64)
+    f = pool.slots
+    fi = s.fi[f]
+    ok = (which & (fi[:, ML.F_MODE] == ML.POWERED) & (fi[:, ML.F_FALLING] == 0)
+          & (fi[:, ML.F_LAND] == ML.LAND_NONE) & (fi[:, ML.F_LYING] == 0)
+          & (fi[:, ML.F_STAGGER] == 0) & (fi[:, ML.F_STEP_PHASE] == ML.STEP_IDLE)
+          & (s.ff[f, ML.F_LEAN] < STAND_LEAN))
+    if not ok.any():
+        return ok
+    road = pool.road[np.where(pool.zombie >= 0, pool.zombie, 0)]
+    ok &= (pool.engine.physics.bf[pool.pelvis_slots, PL.B_POS + 1] - road
+           >= STAND_HEIGHT * pool.hips_height)
+    nb = pool.bodies[0].ragdoll.bones
+    ok &= s.pbf[f, :nb, ML.PB_LOSS].max(axis=1) < MUSCLE_BACK
+    down = getattr(motion, "down", None)  # the ways up (#13), looked up when they land
+    if down is not None:
+        for k in np.nonzero(ok)[0]:
+            ok[k] = not down(pool.bodies[int(k)])
+    return ok
+
+
 def _pelvis(pool: Pool, k: int) -> np.ndarray:
-    from ae3d.physics import _layout as PL
     r = pool.bodies[k].ragdoll
     return pool.engine.physics.bf[int(r.bodies[human.BONE_PELVIS]), PL.B_POS:PL.B_POS + 3]
 
 
 def _pelvis_speed(pool: Pool, k: int) -> float:
-    from ae3d.physics import _layout as PL
     r = pool.bodies[k].ragdoll
     v = pool.engine.physics.bf[int(r.bodies[human.BONE_PELVIS]), PL.B_V:PL.B_V + 3]
     return float(np.linalg.norm(v))
@@ -328,7 +380,6 @@ def _park(pool: Pool, k: int) -> None:
 # ---------------------------------------------------------------------------- handing over
 def nearest_bone(pool: Pool, k: int, point: np.ndarray) -> int:
     """The ragdoll bone of figure k whose body's centre is nearest ``point``."""
-    from ae3d.physics import _layout as PL
     r = pool.bodies[k].ragdoll
     p = pool.engine.physics.bf[np.asarray(r.bodies, np.int64), PL.B_POS:PL.B_POS + 3]
     return int(np.argmin(np.sum((p - point) ** 2, axis=1)))
@@ -394,6 +445,8 @@ def hand_over(pool: Pool, k: int, zombie: int, point: np.ndarray, impulse: np.nd
         _dress_tint(pool, k, pool.tint[zombie])
     _fresh_animation(body)
     _fresh_state(body)
+    # a killed one lies for good: with set_get_up on, a LIMP figure lain still gets up too
+    motion.set_get_up(body, 0.0 if kill else GET_UP)
     if motion.mode(body) != motion.ANIMATED:
         motion.set_mode(body, motion.ANIMATED)
     physics.ragdoll_unpark(body.ragdoll)
@@ -409,6 +462,7 @@ def hand_over(pool: Pool, k: int, zombie: int, point: np.ndarray, impulse: np.nd
     pool.zombie[k] = zombie
     pool.state[k] = _DEAD if kill else _STRUCK
     pool.timer[k] = 0.0
+    pool.unsteady[k] = 0.0
     pool.active += 1
     if kill:
         pool._dead[zombie] = 1
@@ -417,18 +471,13 @@ def hand_over(pool: Pool, k: int, zombie: int, point: np.ndarray, impulse: np.nd
 def _fresh_animation(body: Any) -> None:
     """The animation read from the rig as it stands now and nothing shown held from before
     (the figure was parked: what it showed then is not what it shows now)."""
-    from ae3d.motion import _pose
-    from ae3d.motion._layout import F_SHOWN
-    from ae3d.motion._service import service
     _pose.read_one(body)
-    service(body.engine).fi[body.slot, F_SHOWN] = 0
+    service(body.engine).fi[body.slot, ML.F_SHOWN] = 0
 
 
 def _fresh_state(body: Any) -> None:
     """What a figure's last fall left in its row cleared, as a new figure's: the blows' shares
     of its muscles, the landing and lying, the shape held, the leans."""
-    from ae3d.motion import _layout as ML
-    from ae3d.motion._service import service
     s = service(body.engine)
     f = body.slot
     s.pbf[f, :body.ragdoll.bones, ML.PB_LOSS] = 0.0

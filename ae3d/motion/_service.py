@@ -208,12 +208,31 @@ class Service:
                        *self.rigs.tables())
 
 
+# --- the parked pass-by (issue 16: a hand-over pool's parked figures cost nothing) ---------
+SKIP_PARKED = True
+"""The phases' processors pass by the kernels while every ragdoll is parked (``every_parked``).
+False: they call them anyway (the test holding that both give the same bits turns it off)."""
+
+
+def every_parked(engine: Any) -> bool:
+    """True while no ragdoll of the engine's world is in it (each one parked, or none made):
+    every figure's row is then one the kernels pass by (its pelvis parked), so the phases do
+    not call them: a pool of parked figures costs a step nothing but this look. The world
+    counts the ragdolls not parked (``World.powered``: made +1, parked -1, unparked +1,
+    destroyed unparked -1). A row whose ragdoll was destroyed is dropped at the next step that
+    runs the kernels, as before (nothing reads it in between)."""
+    return SKIP_PARKED and engine.physics.powered == 0
+
+
 class _PreStep(PhaseProcessor):
     phase = priorities.FIXED
 
     def run(self, engine: Any, dt: float) -> None:
         s = engine.services.get("motion")
         if s is not None and s.n:
+            if every_parked(engine):
+                s.struck.taken = False  # no velocities taken: the step after scans nothing
+                return
             s.pre(1, dt)
 
 
@@ -222,7 +241,7 @@ class _PostStep(PhaseProcessor):
 
     def run(self, engine: Any, dt: float) -> None:
         s = engine.services.get("motion")
-        if s is not None and s.n:
+        if s is not None and s.n and not every_parked(engine):
             s.post(1)
 
 
@@ -232,7 +251,7 @@ class _Pose(PhaseProcessor):
     def run(self, engine: Any, dt: float) -> None:
         from . import _pose
         s = engine.services.get("motion")
-        if s is not None and s.n:
+        if s is not None and s.n and not every_parked(engine):
             s.pose(1, dt, alpha=_pose.frame_alpha(engine, dt))
 
 

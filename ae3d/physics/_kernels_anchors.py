@@ -73,7 +73,7 @@ from ._layout import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _live(bi, af, ai, k):
     if ai[k, A_KIND] == ANCHOR_FREE:
         return -1
@@ -83,19 +83,19 @@ def _live(bi, af, ai, k):
     return b
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _iw(bf, b):
     o = B_IW
     return (bf[b, o], bf[b, o + 1], bf[b, o + 2], bf[b, o + 3], bf[b, o + 4], bf[b, o + 5],
             bf[b, o + 6], bf[b, o + 7], bf[b, o + 8])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _quat(bf, b):
     return (bf[b, B_QUAT], bf[b, B_QUAT + 1], bf[b, B_QUAT + 2], bf[b, B_QUAT + 3])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sandwich_k(m, i, r):
     """m I - [r] I [r] (9-tuple) for a 9-tuple I."""
     x, y, z = r[0], r[1], r[2]
@@ -115,7 +115,7 @@ def _sandwich_k(m, i, r):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare_anchors(bf, bi, af, ai, na, h):
     """Once per step: softness of each live anchor on the sub-step h."""
     for k in range(na):
@@ -137,7 +137,7 @@ def prepare_anchors(bf, bi, af, ai, na, h):
         af[k, A_ASOFT + 2] = s2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def warm_start_anchors(bf, bi, af, ai, al):
     """Apply the accumulated impulses (linear at its point, angular) of each live anchor whose
     slot al lists."""
@@ -164,7 +164,7 @@ def warm_start_anchors(bf, bi, af, ai, al):
         bf[b, B_W + 2] += d[2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_anchors(bf, bi, af, ai, al, h, use_bias):
     """One pass over the anchors al lists, in order (bias pass when use_bias, else relax)."""
     for t in range(al.shape[0]):
@@ -330,7 +330,7 @@ def solve_anchors(bf, bi, af, ai, al, h, use_bias):
         bf[b, B_W + 2] = w[2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def anchor_force_torque(af, ai, k, out):
     """out[0:3] force (N) and out[3:6] torque (N·m, world) anchor k applied in its last sub-step."""
     h = af[k, A_H]

@@ -55,7 +55,7 @@ KEY_SHIFT = 32
 KEY_MASK = (1 << 32) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def compute_bounds(bf, bi, n, dt, gmag, base_margin, sf, max_speed, max_spin):
     """AABBs (m) and speculative extents of every live, unparked body; returns the sweep axis.
 
@@ -140,7 +140,7 @@ def compute_bounds(bf, bi, n, dt, gmag, base_margin, sf, max_speed, max_spin):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _merge_sort(si, sf, m):
     """Stable bottom-up merge sort of si[:m, SI_ORDER] by sf[slot, SF_KEY], scratch SI_TMP."""
     width = 1
@@ -178,7 +178,7 @@ def _merge_sort(si, sf, m):
             si[i, SI_ORDER] = si[i, SI_TMP]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ignored(key, ign, n_ign):
     lo = 0
     hi = n_ign
@@ -191,12 +191,12 @@ def _ignored(key, ign, n_ign):
     return lo < n_ign and ign[lo] == key
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _filter(bi, a, b):
     return (bi[a, B_GROUP] & bi[b, B_MASK]) != 0 and (bi[b, B_GROUP] & bi[a, B_MASK]) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _coherent_sort(si, sf, m, budget):
     """Insertion sort of si[:m, SI_ORDER] by (SF_KEY, slot), from the order it holds (last
     step's, nearly sorted: bodies move little in a step, so this is O(m)). Returns False once
@@ -220,7 +220,7 @@ def _coherent_sort(si, sf, m, budget):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True)  # sorts its keys in place: numba's sort needs its reference counting
 def find_pairs(bf, bi, n, sf, si, axis, keys, key_cap, ign, n_ign, base_margin, sort_state):
     """Candidate pairs as sorted keys in keys[:count]; returns the count found (may exceed
     key_cap: then only key_cap are written and the caller grows the array for the next step).

@@ -78,53 +78,53 @@ _BISECT_ITERS = 32
 
 
 # ------------------------------------------------------------------------------ small vector math
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _v3(a):
     return (a[0], a[1], a[2])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add(a, b):
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sub(a, b):
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _scl(a, s):
     return (a[0] * s, a[1] * s, a[2] * s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mad(a, b, s):
     """a + b*s"""
     return (a[0] + b[0] * s, a[1] + b[1] * s, a[2] + b[2] * s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cross(a, b):
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _len(a):
     return math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _neg(a):
     return (-a[0], -a[1], -a[2])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clamp(x, lo, hi):
     if x < lo:
         return lo
@@ -133,13 +133,13 @@ def _clamp(x, lo, hi):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sgn(x):
     """Sign with sgn(0) = +1 (a fixed choice for symmetric ties)."""
     return -1.0 if x < 0.0 else 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rot(q, v):
     """Rotate v by the unit quaternion q = (x, y, z, w)."""
     qv = (q[0], q[1], q[2])
@@ -147,7 +147,7 @@ def _rot(q, v):
     return _add(_mad(v, t, q[3]), _cross(qv, t))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _irot(q, v):
     """Rotate v by the inverse of q."""
     qv = (-q[0], -q[1], -q[2])
@@ -155,7 +155,7 @@ def _irot(q, v):
     return _add(_mad(v, t, q[3]), _cross(qv, t))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _axis(q, i):
     """World direction of the body's local axis i."""
     if i == 0:
@@ -165,7 +165,7 @@ def _axis(q, i):
     return _rot(q, (0.0, 0.0, 1.0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _comp(v, i):
     if i == 0:
         return v[0]
@@ -174,7 +174,7 @@ def _comp(v, i):
     return v[2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _unit(i, s):
     if i == 0:
         return (s, 0.0, 0.0)
@@ -183,7 +183,7 @@ def _unit(i, s):
     return (0.0, 0.0, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _perp_fallback(a):
     """A fixed unit direction perpendicular to a (a may be zero: then world +y)."""
     y = (0.0, 1.0, 0.0)
@@ -196,7 +196,7 @@ def _perp_fallback(a):
     return _scl(d, 1.0 / _len(d))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _put(points, seps, ids, k, p, s, fid):
     points[k, 0] = p[0]
     points[k, 1] = p[1]
@@ -205,14 +205,14 @@ def _put(points, seps, ids, k, p, s, fid):
     ids[k] = fid
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set_normal(normal, n):
     normal[0] = n[0]
     normal[1] = n[1]
     normal[2] = n[2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seg_closest(cA, aA, hA, cB, aB, hB):
     """Closest points of segments cA + s aA (|s| <= hA) and cB + t aB (|t| <= hB), unit axes.
 
@@ -244,7 +244,7 @@ def _seg_closest(cA, aA, hA, cB, aB, hB):
 
 
 # ------------------------------------------------------------------------------ reduction to 4
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reduce(cands, margin, n, points, seps, ids):
     """Pick at most 4 of the candidates (valid, x, y, z, sep, id) with sep < margin:
     the deepest, the farthest from it (in the contact plane), the farthest from that line, then
@@ -323,21 +323,21 @@ def _reduce(cands, margin, n, points, seps, ids):
     return 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cand(valid, p, sep, fid):
     """A candidate point: (valid, x, y, z, sep, id, strict); strict: valid without tolerances."""
     v = 1.0 if valid else 0.0
     return (v, p[0], p[1], p[2], sep, float(fid), v)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cand_s(valid, strict, p, sep, fid):
     return (1.0 if valid else 0.0, p[0], p[1], p[2], sep, float(fid),
             1.0 if (valid and strict) else 0.0)
 
 
 # ------------------------------------------------------------------------------ segment vs segment
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seg_seg(cA, aA, hA, rA, cB, aB, hB, rB, margin, normal, points, seps, ids):
     """Sphere/capsule pairs: A and B are segments (h = 0 for a sphere) with radii."""
     s, t = _seg_closest(cA, aA, hA, cB, aB, hB)
@@ -396,7 +396,7 @@ def _seg_seg(cA, aA, hA, rA, cB, aB, hB, rB, margin, normal, points, seps, ids):
 
 
 # ------------------------------------------------------------------------------ vs plane
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seg_plane(c, a, h, r, p0, pn, margin, normal, points, seps, ids):
     """Segment (sphere h=0, capsule) A vs the half-space below plane (p0, pn) B: normal = -pn."""
     _set_normal(normal, _neg(pn))
@@ -411,7 +411,7 @@ def _seg_plane(c, a, h, r, p0, pn, margin, normal, points, seps, ids):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_corner(c, ax0, ax1, ax2, ext, k):
     s0 = ext[0] if (k & 1) else -ext[0]
     s1 = ext[1] if (k & 2) else -ext[1]
@@ -419,7 +419,7 @@ def _box_corner(c, ax0, ax1, ax2, ext, k):
     return _mad(_mad(_mad(c, ax0, s0), ax1, s1), ax2, s2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_plane(c, q, ext, p0, pn, margin, normal, points, seps, ids):
     """Box A vs half-space B: its 8 corners, reduced to 4. Normal = -pn."""
     _set_normal(normal, _neg(pn))
@@ -439,14 +439,14 @@ def _box_plane(c, q, ext, p0, pn, margin, normal, points, seps, ids):
     return _reduce(cands, margin, _neg(pn), points, seps, ids)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_plane_cand(c, ax0, ax1, ax2, ext, p0, pn, k):
     v = _box_corner(c, ax0, ax1, ax2, ext, k)
     sp = _dot(_sub(v, p0), pn)
     return _cand(True, _mad(v, pn, -0.5 * sp), sp, k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cyl_rim_dirs(a, q, d):
     """Unit radial direction of a cylinder (axis a, rotation q) toward direction d, and the one
     90° further. A fixed local direction (+x) when d is (almost) along the axis."""
@@ -461,7 +461,7 @@ def _cyl_rim_dirs(a, q, d):
     return r0, _cross(a, r0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _plane_cyl(p0, pn, c, q, R, H, margin, normal, points, seps, ids):
     """Half-space A vs cylinder B (normal = +pn): the deepest rim point of each cap, and the lower
     cap's rim every 90° (a standing log gets 4 points, a lying one 2)."""
@@ -482,20 +482,20 @@ def _plane_cyl(p0, pn, c, q, R, H, margin, normal, points, seps, ids):
     return _reduce(cands, margin, pn, points, seps, ids)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _plane_pt_cand(v, p0, pn, fid):
     sp = _dot(_sub(v, p0), pn)
     return _cand(True, _mad(v, pn, -0.5 * sp), sp, fid)
 
 
 # ------------------------------------------------------------------------------ segment vs box
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clamp_box(p, ext):
     return (_clamp(p[0], -ext[0], ext[0]), _clamp(p[1], -ext[1], ext[1]),
             _clamp(p[2], -ext[2], ext[2]))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clamp_solid(p, ext, cyl):
     """Closest point to p of the centred local box (half extents ext) or, with cyl, of the
     cylinder (radius ext[0], half height ext[1], axis y)."""
@@ -504,7 +504,7 @@ def _clamp_solid(p, ext, cyl):
     return _clamp_box(p, ext)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seg_solid_t(cl, al, h, ext, cyl):
     """Segment parameter closest to the local box or cylinder (ext, cyl: see _clamp_solid):
     bisection on d/dt of dist²."""
@@ -528,7 +528,7 @@ def _seg_solid_t(cl, al, h, ext, cyl):
     return 0.5 * (lo + hi)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ray_face(s0, n, i, e, R, side):
     """Signed distance along n from s0 to the face plane x_i = -sgn(n_i) e of the local solid
     it faces, or, with side, to the curved side of the centred cylinder (radius R, half height
@@ -546,7 +546,7 @@ def _ray_face(s0, n, i, e, R, side):
     return (-b2 - math.sqrt(disc)) / (2.0 * a2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _put_rays(cl, al, t, t0, t1, n, r, i, e, R, side, margin, bp, bq, fid, points, seps, ids):
     """Separated segment against a face of B (local frame; i, e, R, side: see _ray_face): the
     ends of the range [t0, t1] widened to hold t, each from the capsule's surface along n to
@@ -571,7 +571,7 @@ def _put_rays(cl, al, t, t0, t1, n, r, i, e, R, side, margin, bp, bq, fid, point
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _put_face(cl, al, t, t0, t1, bu, floor, r, margin, bp, bq, fid, points, seps, ids):
     """Deep segment against a face of B (local frame) with outward normal -bu, B's minimum
     along bu being floor: the ends of the range [t0, t1] (t alone if it is empty), written in
@@ -592,7 +592,7 @@ def _put_face(cl, al, t, t0, t1, bu, floor, r, margin, bp, bq, fid, points, seps
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clip_range_box2(cl, al, h, ext, i):
     """Parameter range of the segment whose projection along local axis i lies within the box's
     face rectangle (Liang-Barsky on the two other axes). Returns (t0, t1), empty if t0 > t1."""
@@ -617,7 +617,7 @@ def _clip_range_box2(cl, al, h, ext, i):
     return t0, t1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seg_box(c, a, h, r, bp, bq, ext, margin, normal, points, seps, ids):
     """Segment A (sphere h=0, capsule) vs box B. Computed in the box's frame."""
     cl = _irot(bq, _sub(c, bp))
@@ -706,7 +706,7 @@ def _seg_box(c, a, h, r, bp, bq, ext, margin, normal, points, seps, ids):
 
 
 # ------------------------------------------------------------------------------ segment vs cylinder
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clamp_cyl(p, R, H):
     rho = math.sqrt(p[0] * p[0] + p[2] * p[2])
     x = p[0]
@@ -717,7 +717,7 @@ def _clamp_cyl(p, R, H):
     return (x, _clamp(p[1], -H, H), z)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _clip_range_disk(cl, al, h, R):
     """Parameter range of the segment whose projection along local y lies within radius R."""
     a2 = al[0] * al[0] + al[2] * al[2]
@@ -736,14 +736,14 @@ def _clip_range_disk(cl, al, h, R):
     return max(ta, -h), min(tb, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cyl_min(u, R, H):
     """Minimum of a centred local cylinder along unit u (= -support)."""
     uy = abs(u[1])
     return -(H * uy + R * math.sqrt(max(0.0, 1.0 - uy * uy)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cyl_support_neg(u, R, H):
     """A point of the centred local cylinder extreme along -u."""
     y = -H * _sgn(u[1]) if abs(u[1]) > 1e-12 else 0.0
@@ -755,7 +755,7 @@ def _cyl_support_neg(u, R, H):
     return (0.0, y, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seg_cyl(c, a, h, r, yp, yq, R, H, margin, normal, points, seps, ids):
     """Segment A (sphere h=0, capsule) vs cylinder B (axis local y). Computed in B's frame."""
     cl = _irot(yq, _sub(c, yp))
@@ -856,7 +856,7 @@ def _seg_cyl(c, a, h, r, yp, yq, R, H, margin, normal, points, seps, ids):
 
 
 # ------------------------------------------------------------------------------ box vs box
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_quad(x, y, q0, q1, q2, q3, orient, tol):
     """Is 2-D point (x, y) inside the convex quad q0..q3 (orientation `orient`), grown by tol?"""
     for k in range(4):
@@ -883,7 +883,7 @@ def _in_quad(x, y, q0, q1, q2, q3, orient, tol):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _face_cands(ea, i, si, tb, bx0, bx1, bx2, eb, floor):
     """Candidates of a face contact, in the reference box's frame.
 
@@ -987,13 +987,13 @@ def _face_cands(ea, i, si, tb, bx0, bx1, bx2, eb, floor):
             e00, e01, e02, e03, e10, e11, e12, e13, e20, e21, e22, e23, e30, e31, e32, e33)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _corner_cand(inside, strict, v, u, si, i, ei, fid):
     sp = si * _comp(v, i) - ei
     return _cand_s(inside, strict, _mad(v, u, -0.5 * sp), sp, fid)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ref_corner_cand(x, y, ei, p, q, i, si, u, ni, ci, un, w0, w1, w2, w3, orient,
                      in0, in1, in2, in3, floor, fid):
     ok = abs(un) > 1e-9 and _in_quad(x, y, w0, w1, w2, w3, orient, _FEATURE_TOL)
@@ -1023,7 +1023,7 @@ def _ref_corner_cand(x, y, ei, p, q, i, si, u, ni, ci, un, w0, w1, w2, w3, orien
     return _cand_s(ok, strict, _mad(pt, u, 0.5 * lam), lam, fid)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _near(c, pt):
     if c[0] < 0.5:
         return False
@@ -1031,7 +1031,7 @@ def _near(c, pt):
             and abs(c[3] - pt[2]) < _FEATURE_TOL)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _edge_cand(va, vb, r, ep, eq, p, q, i, si, ei, u, caa, cab, cb0, cb1, cb2, cb3, fid0):
     """Crossing of incident edge va-vb with reference edge r (0: x_p=+ep, 1: x_q=+eq,
     2: x_p=-ep, 3: x_q=-eq)."""
@@ -1065,7 +1065,7 @@ def _edge_cand(va, vb, r, ep, eq, p, q, i, si, ei, u, caa, cab, cb0, cb1, cb2, c
     return _cand(ok, pt, sp, fid0 + 8 + r)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_face_axes(t, bx0, bx1, bx2, ea, eb):
     """Best face axis of the box at the origin with extents ea vs box (t, bx*, eb) in its frame.
     Returns (sep, axis index, sign toward B)."""
@@ -1082,7 +1082,7 @@ def _box_face_axes(t, bx0, bx1, bx2, ea, eb):
     return best, bi, _sgn(_comp(t, bi))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _points_to_world(points, n, bp, bq):
     for j in range(n):
         w = _add(bp, _rot(bq, (points[j, 0], points[j, 1], points[j, 2])))
@@ -1091,7 +1091,7 @@ def _points_to_world(points, n, bp, bq):
         points[j, 2] = w[2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_box_exact(pa, qa, ea, pb, qb, eb):
     """Exact distance of two disjoint boxes: the closest of their 24 edges to the other box.
     Returns (dist, point on A, point on B) in world."""
@@ -1133,7 +1133,7 @@ def _box_box_exact(pa, qa, ea, pb, qb, eb):
     return best, wa, wb
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_box(pa, qa, ea, pb, qb, eb, margin, normal, points, seps, ids):
     # B in A's frame
     t = _irot(qa, _sub(pb, pa))
@@ -1245,7 +1245,7 @@ def _box_box(pa, qa, ea, pb, qb, eb, margin, normal, points, seps, ids):
 
 
 # ------------------------------------------------------------------------------ box vs cylinder
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_cyl(pa, qa, ea, yp, yq, R, H, margin, normal, points, seps, ids):
     """Box A vs cylinder B (an approximation, see the module docstring). Box frame."""
     cl = _irot(qa, _sub(yp, pa))
@@ -1469,7 +1469,7 @@ def _box_cyl(pa, qa, ea, yp, yq, R, H, margin, normal, points, seps, ids):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_edge(e, ea):
     """Box edge e (0..11, along local axis e // 4) in the box frame: (centre, axis, half)."""
     ax = e // 4
@@ -1481,7 +1481,7 @@ def _box_edge(e, ea):
     return _add(_unit(o1, s1), _unit(o2, s2)), _unit(ax, 1.0), _comp(ea, ax)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _edge_axis(e, ea, cl, al, H, R):
     """Box edge e vs the cylinder's axis segment (box frame): (lower bound of the edge's distance
     to the cylinder, edge parameter, radial vector from the edge toward the axis, its length)."""
@@ -1493,7 +1493,7 @@ def _edge_axis(e, ea, cl, al, H, R):
     return lb, sa, d, _len(d)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _circle_search(c, kind, cl, al, h, R, H, ea):
     """Best separation of a box (kind 0, extents ea) or a segment (kind 1, half length h) from
     the cylinder on the great circle perpendicular to c: 36 samples, then a golden-section
@@ -1537,19 +1537,19 @@ def _circle_search(c, kind, cl, al, h, R, H, ea):
     return u, sv
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _circ(b1, b2, th):
     return _add(_scl(b1, math.cos(th)), _scl(b2, math.sin(th)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pair_sep(kind, u, cl, al, h, R, H, ea):
     if kind == 0:
         return _box_cyl_sep(u, cl, al, R, H, ea)
     return _cyl_min(u, R, H) - (_dot(cl, u) + h * abs(_dot(al, u)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_cyl_sep(u, cl, al, R, H, ea):
     au = abs(_dot(al, u))
     mn = _dot(cl, u) - H * au - R * math.sqrt(max(0.0, 1.0 - au * au))
@@ -1557,7 +1557,7 @@ def _box_cyl_sep(u, cl, al, R, H, ea):
     return mn - mx
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_cyl_face_cands(ea, fi, u, cl, al, xl, R, H):
     """Box face (outward u, index fi) vs the cylinder's feature toward it: its bottom line
     clipped to the face, the lower cap's rim every 90° inside the face, and the face corners
@@ -1632,18 +1632,18 @@ def _box_cyl_face_cands(ea, fi, u, cl, al, xl, R, H):
     return (c0, c1, c2, c3, c4, k0, k1, k2, k3, k4)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_rect(v, p, q, ep, eq):
     return abs(_comp(v, p)) <= ep + _FEATURE_TOL and abs(_comp(v, q)) <= eq + _FEATURE_TOL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _face_pt_cand(ok, v, u, si, fi, ei, fid):
     sp = si * _comp(v, fi) - ei
     return _cand(ok, _mad(v, u, -0.5 * sp), sp, 200 + fid)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _face_corner_cand(capf, x, y, ei, p, q, fi, si, u, cc, al, R, fid):
     pt = _add(_add(_unit(p, x), _unit(q, y)), _unit(fi, si * ei))
     ok = False
@@ -1658,7 +1658,7 @@ def _face_corner_cand(capf, x, y, ei, p, q, fi, si, u, cc, al, R, fid):
     return _cand(ok, _mad(pt, u, 0.5 * lam), lam, 200 + fid)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _box_cyl_cap_cands(ea, u, cl, al, R, H):
     """The cylinder's cap (normal -u, facing the box) vs the box corners over the disk."""
     cc = _mad(cl, al, -_sgn(_dot(al, u)) * H)
@@ -1674,7 +1674,7 @@ def _box_cyl_cap_cands(ea, u, cl, al, R, H):
             _cap_deepest_cand(ea, u, cc, al, R, plane))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cap_deepest_cand(ea, u, cc, al, R, plane):
     """The box's deepest corner, moved radially over the cap disk if it lies outside: the
     manifold always holds the SAT depth."""
@@ -1689,7 +1689,7 @@ def _cap_deepest_cand(ea, u, cc, al, R, plane):
     return _cand(True, _mad(v, u, 0.5 * sp), sp, 259)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cap_corner_cand(ea, k, u, cc, al, R, plane):
     v = (ea[0] if (k & 1) else -ea[0], ea[1] if (k & 2) else -ea[1], ea[2] if (k & 4) else -ea[2])
     sp = plane - _dot(v, u)
@@ -1700,7 +1700,7 @@ def _cap_corner_cand(ea, k, u, cc, al, R, plane):
 
 
 # ------------------------------------------------------------------------------ entry point
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seg_of(shape, dims, p, q):
     """(centre, unit axis, half length, radius) of a sphere / capsule / cylinder-as-capsule."""
     a = _axis(q, 1)
@@ -1709,7 +1709,7 @@ def _seg_of(shape, dims, p, q):
     return p, a, dims[1], dims[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _collide_sorted(sa, da, pa, qa, sb, db, pb, qb, margin, normal, points, seps, ids):
     if sa == SHAPE_PLANE and sb == SHAPE_PLANE:
         _set_normal(normal, _axis(qa, 1))
@@ -1736,7 +1736,7 @@ def _collide_sorted(sa, da, pa, qa, sb, db, pb, qb, margin, normal, points, seps
     return _seg_seg(c, a, h, r, c2, a2, h2, r2, margin, normal, points, seps, ids)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collide(shape_a, dims_a, pos_a, quat_a, shape_b, dims_b, pos_b, quat_b, margin,
             normal, points, seps, ids):
     """Contact manifold of shapes A and B.

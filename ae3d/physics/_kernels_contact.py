@@ -145,7 +145,7 @@ KEY_MASK = (1 << 32) - 1
 CLAMP = 0.25
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def collide_bodies(bf, bi, a, b, margin, cn, cp, cs, cid):
     """``collide`` of bodies a and b read straight from their rows: the same computation, without
     the eight array views (and their reference counting) the array signature costs per pair."""
@@ -166,7 +166,7 @@ def collide_bodies(bf, bi, a, b, margin, cn, cp, cs, cid):
     return _collide_sorted(sa, da, pa, qa, sb, db, pb, qb, margin, cn, cp, cs, cid)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap,
                     cn, cp, cs, cid):
     """Collide every candidate pair into new manifolds (mf1, mi1), warm-started from the old
@@ -269,7 +269,7 @@ def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap
     return nm
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare_contacts(bf, mf, mi, nm, h, hertz, zeta):
     """Anchors, start velocities and softness of every manifold (once per step). The effective
     masses are not taken here: the solve takes them from the pose it acts on (module
@@ -327,7 +327,7 @@ def prepare_contacts(bf, mf, mi, nm, h, hertz, zeta):
             mf[r, M_FRB + k] = rb[k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _apply(bf, a, b, ma, mb, ia, ib, ra, rb, pv):
     """Impulse pv (N·s) on B at rb and -pv on A at ra."""
     if ma > 0.0:
@@ -342,7 +342,7 @@ def _apply(bf, a, b, ma, mb, ia, ib, ra, rb, pv):
             bf[b, B_W + k] += tb[k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _iw_mul(bf, i, v):
     """Body i's world inverse inertia (B_IW, row-major) times v, read in place."""
     return (bf[i, B_IW] * v[0] + bf[i, B_IW + 1] * v[1] + bf[i, B_IW + 2] * v[2],
@@ -350,14 +350,14 @@ def _iw_mul(bf, i, v):
             bf[i, B_IW + 6] * v[0] + bf[i, B_IW + 7] * v[1] + bf[i, B_IW + 8] * v[2])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _ang_mass_bf(bf, i, r, d):
     """(r×d)·I⁻¹(r×d) with body i's current world inverse inertia (B_IW, read in place)."""
     rc = cross(r, d)
     return dot(rc, _iw_mul(bf, i, rc))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _normal_mass(bf, a, b, ma, mb, ra, rb, n):
     """The point's normal effective mass (kg) from the lever arms and world inverse inertias as
     they are now (see the module docstring's "Effective masses")."""
@@ -369,7 +369,7 @@ def _normal_mass(bf, a, b, ma, mb, ra, rb, n):
     return 1.0 / k if k > 0.0 else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _imp_bf(bf, a, b, ma, mb, ra, rb, pv, va, wa, vb, wb):
     """Velocities after impulse pv (N·s) on B at rb and -pv on A at ra; a side with no inverse
     mass (static, kinematic) is left as it is (its velocities are never stored back)."""
@@ -384,7 +384,7 @@ def _imp_bf(bf, a, b, ma, mb, ra, rb, pv, va, wa, vb, wb):
     return va, wa, vb, wb
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _apply_bf(bf, a, b, ma, mb, ra, rb, pv):
     """Impulse pv (N·s) on B at rb and -pv on A at ra, with I⁻¹ read in place."""
     if ma > 0.0:
@@ -399,7 +399,7 @@ def _apply_bf(bf, a, b, ma, mb, ra, rb, pv):
             bf[b, B_W + k] += tb[k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _rot_delta(bf, i):
     """Rotation vector (rad) of the body since the step's start, to first order: 2·vec(q·q0*)."""
     d = qmul((bf[i, B_QUAT], bf[i, B_QUAT + 1], bf[i, B_QUAT + 2], bf[i, B_QUAT + 3]),
@@ -408,7 +408,7 @@ def _rot_delta(bf, i):
     return d[0] * k, d[1] * k, d[2] * k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _half_shift(bf, a, b):
     """½(Δp_B - Δp_A) since the step's start: the lever arms' shift to one world point."""
     return (0.5 * ((bf[b, B_POS] - bf[b, B_POS0]) - (bf[a, B_POS] - bf[a, B_POS0])),
@@ -416,7 +416,7 @@ def _half_shift(bf, a, b):
             0.5 * ((bf[b, B_POS + 2] - bf[b, B_POS0 + 2]) - (bf[a, B_POS + 2] - bf[a, B_POS0 + 2])))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def warm_start_contacts(bf, mf, mi, ml):
     """Apply the stored normal and friction impulses of every point of the manifolds ml lists
     (each sub-step). Zero impulses (a speculative manifold's) are not applied."""
@@ -466,7 +466,7 @@ def warm_start_contacts(bf, mf, mi, ml):
                         bf[b, B_W + k] += tb[k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
     """One Gauss-Seidel pass over the manifolds ml lists, in order: normal impulses (with bias
     in the bias pass), then friction in the relax pass (use_bias False). The bodies' velocities
@@ -671,7 +671,7 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
                     bf[b, B_W + c] = wb[c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_restitution(bf, mf, mi, nm, threshold):
     """Bounce: points that closed faster than ``threshold`` (m/s) at the step's start and pushed
     this step get their normal velocity set to -e times that closing speed."""

@@ -21,12 +21,12 @@ from numba import njit
 from . import _math as M
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _qmul(ax, ay, az, aw, bx, by, bz, bw):
     return M.qmul((ax, ay, az, aw), (bx, by, bz, bw))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mat_quat(m00, m01, m02, m10, m11, m12, m20, m21, m22):
     """A rotation matrix's unit quaternion (x, y, z, w), w >= 0."""
     tr = m00 + m11 + m22
@@ -48,7 +48,7 @@ def _mat_quat(m00, m01, m02, m10, m11, m12, m20, m21, m22):
     return x / n, y / n, z / n, w / n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rot_of(m):
     """The rotation (quaternion) of a 4x4 matrix's upper 3x3, its columns normalised."""
     c0 = math.sqrt(m[0, 0] ** 2 + m[1, 0] ** 2 + m[2, 0] ** 2)
@@ -59,7 +59,7 @@ def _rot_of(m):
                      m[2, 0] / c0, m[2, 1] / c1, m[2, 2] / c2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _rotate(x, y, z, w, vx, vy, vz):
     # v + 2 w (q x v) + 2 q x (q x v)
     tx = 2.0 * (y * vz - z * vy)
@@ -70,7 +70,7 @@ def _rotate(x, y, z, w, vx, vy, vz):
             vz + w * tz + x * ty - y * tx)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bodies_from_world(world, rig_bones, off_p, off_q, out_p, out_q):
     """Body poses from rig world matrices: for each ragdoll bone ``b`` (rig bone
     ``rig_bones[b]``) ``out_q[b] = q_bone off_q[b]``, ``out_p[b] = p_bone + R(q_bone) off_p[b]``."""
@@ -91,7 +91,7 @@ def bodies_from_world(world, rig_bones, off_p, off_q, out_p, out_q):
         out_q[b, 3] = w / n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relative_targets(q_bodies, parents, out):
     """``out[b] = q_bodies[parent]^-1 q_bodies[b]`` (w >= 0) for b >= 1; ``out[0] = q_bodies[0]``
     (the root's world rotation)."""
@@ -110,7 +110,7 @@ def relative_targets(q_bodies, parents, out):
         out[b, 3] = w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _trs_into(tx, ty, tz, x, y, z, w, sx, sy, sz, out):
     out[0, 0] = (1.0 - 2.0 * (y * y + z * z)) * sx
     out[0, 1] = 2.0 * (x * y - w * z) * sy

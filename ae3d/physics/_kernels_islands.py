@@ -22,7 +22,6 @@ Output (CSR, ``int64``): island k's bodies are ``bl[bs[k]:bs[k+1]]``, its joint 
 each in ascending order; islands are numbered by their lowest body.
 """
 
-import numpy as np
 from numba import njit
 
 from ._layout import (
@@ -43,7 +42,7 @@ from ._layout import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _root(parent, i):
     while parent[i] != i:
         parent[i] = parent[parent[i]]  # path halving
@@ -51,12 +50,12 @@ def _root(parent, i):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dynamic(bi, n, b):
     return 0 <= b < n and bi[b, B_KIND] == KIND_DYNAMIC and bi[b, B_PARKED] == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _join(bi, n, parent, a, b):
     """A joint's or manifold's bodies a, b: one island when both are dynamic (the lower root
     wins, so a root is its island's lowest body). False when neither is: the caller then solves
@@ -71,7 +70,7 @@ def _join(bi, n, parent, a, b):
     return da or db
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _pair_island(a, b, n, bi, island):
     """The island of a joint's or manifold's bodies (at least one dynamic, checked before)."""
     if _dynamic(bi, n, a):
@@ -79,24 +78,24 @@ def _pair_island(a, b, n, bi, island):
     return island[b]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _joint_island(ji, j, n, bi, island):
     return _pair_island(ji[j, J_BODY_A], ji[j, J_BODY_B], n, bi, island)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _parked(bi, n, b):
     return 0 <= b < n and bi[b, B_PARKED] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _listed_joint(bi, n, ji, j):
     """A joint the solver may act on: not free, on no parked body (those it skips)."""
     return (ji[j, J_KIND] != JOINT_FREE and not _parked(bi, n, ji[j, J_BODY_A])
             and not _parked(bi, n, ji[j, J_BODY_B]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _slots_in_use(kinds, free, out):
     """The slots whose kind is not ``free``, in order, into out; returns how many."""
     c = 0
@@ -107,7 +106,7 @@ def _slots_in_use(kinds, free, out):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _one_island(n, ji, nj, ai, na, nm, out):
     """Everything in one island, in slot order (the serial solve)."""
     bl, bs, jl, js, al, as_, ml, ms = out
@@ -128,7 +127,7 @@ def _one_island(n, ji, nj, ai, na, nm, out):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_islands(bi, n, si, ji, nj, ai, na, mi, nm, parent, island, out):
     """Split the step into islands (see the module's docstring). parent, island: (n,) int64
     scratch; out: the eight CSR arrays (bl and island of n, bs of n + 1, jl/js of nj and nj + 1,
@@ -184,7 +183,9 @@ def build_islands(bi, n, si, ji, nj, ai, na, mi, nm, parent, island, out):
         js[k + 1] += js[k]
         as_[k + 1] += as_[k]
         ms[k + 1] += ms[k]
-    fill = np.empty(count, dtype=np.int64)
+    # parent's last use was above: it is the fill cursors' scratch now (count <= n), so the
+    # kernel allocates nothing and runs without numba's reference counting (_nrt=False)
+    fill = parent
     for k in range(count):
         fill[k] = bs[k]
     for i in range(n):

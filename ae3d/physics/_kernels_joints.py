@@ -179,7 +179,7 @@ BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
 # qrot stays here: its sums are grouped otherwise, and the solver's bits depend on it.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def qrot(q, v):
     """Rotate vector v by unit quaternion q."""
     # t = 2 q.v x v ; v' = v + w t + q.v x t
@@ -193,7 +193,7 @@ def qrot(q, v):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def qpos(q):
     """The same rotation with w >= 0."""
     if q[3] < 0.0:
@@ -201,7 +201,7 @@ def qpos(q):
     return q
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rotvec(q):
     """Rotation vector (axis * angle, rad) of unit quaternion q, angle in [0, pi]."""
     if q[3] < 0.0:
@@ -214,7 +214,7 @@ def rotvec(q):
     return (q[0] * k, q[1] * k, q[2] * k)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def quat_from_rotvec(r):
     ang = _len(r)
     if ang < 1e-12:
@@ -223,7 +223,7 @@ def quat_from_rotvec(r):
     return (r[0] * s, r[1] * s, r[2] * s, math.cos(0.5 * ang))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def mv(m, v):
     """3x3 (9-tuple row-major) times vector."""
     return (
@@ -233,7 +233,7 @@ def mv(m, v):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def inv3(m):
     """Inverse of a 3x3 (9-tuple); zeros when singular."""
     c00 = m[4] * m[8] - m[5] * m[7]
@@ -250,7 +250,7 @@ def inv3(m):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def solve3(m, b):
     """Solve m x = b for a 3x3 (Cramer's rule); zeros when singular."""
     c00 = m[4] * m[8] - m[5] * m[7]
@@ -266,7 +266,7 @@ def solve3(m, b):
     return (x, y, z)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def point_mass(ma, ia, ra, mb, ib, rb):
     """K = (ma + mb) I - [ra] IA [ra] - [rb] IB [rb] (9-tuple), IA/IB world inverse inertias."""
     out = _sandwich(ia, ra)
@@ -279,7 +279,7 @@ def point_mass(ma, ia, ra, mb, ib, rb):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _sandwich(i, r):
     """[r]x I [r]x (9-tuple) for a 9-tuple I."""
     x, y, z = r[0], r[1], r[2]
@@ -301,7 +301,7 @@ def _sandwich(i, r):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def make_soft(hertz, zeta, h):
     """(bias rate 1/s, mass scale, impulse scale) of a soft constraint on sub-step h."""
     if hertz <= 0.0:
@@ -316,7 +316,7 @@ def make_soft(hertz, zeta, h):
 # ============================================================== swing-twist (pure functions)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def swing_twist(q):
     """Split unit quaternion q (taken with w >= 0) into swing * twist, twist about x.
 
@@ -336,7 +336,7 @@ def swing_twist(q):
     return sy, sz, s, 2.0 * math.atan2(x, w)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def cone_limit(sy, sz, half_y, half_z):
     """Swing angle (rad) of swing (0, sy, sz, sw>=0) and the cone's radial limit in its direction.
 
@@ -358,7 +358,7 @@ def cone_limit(sy, sz, half_y, half_z):
     return ang, 2.0 * math.asin(sl)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clamp_swing_twist(q, half_y, half_z, tlo, thi):
     """Rotation q brought within the cone (radially, about its centre x) and the twist limits."""
     sy, sz, sw, tw = swing_twist(q)
@@ -374,7 +374,7 @@ def clamp_swing_twist(q, half_y, half_z, tlo, thi):
     return qmul((0.0, sy, sz, sw), t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hinge_angle(q):
     """Angle (rad) of a rotation about x (its twist), in (-pi, pi]."""
     if q[3] < 0.0:
@@ -382,7 +382,7 @@ def hinge_angle(q):
     return 2.0 * math.atan2(q[0], q[3])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joint_error(qa, fa, qb, fb, ptype, half_y, half_z, tlo, thi):
     """How far (rad) a joint is past its limits: (twist or hinge past, swing past, lock angle)."""
     rel = qpos(qmul(qconj(qmul(qa, fa)), qmul(qb, fb)))
@@ -399,7 +399,7 @@ def joint_error(qa, fa, qb, fb, ptype, half_y, half_z, tlo, thi):
 # ============================================================== body access
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _body_pose(bf, b):
     if b < 0:
         return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)
@@ -407,7 +407,7 @@ def _body_pose(bf, b):
         bf[b, B_QUAT], bf[b, B_QUAT + 1], bf[b, B_QUAT + 2], bf[b, B_QUAT + 3])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _inv_i(bf, b):
     if b < 0:
         return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -416,14 +416,14 @@ def _inv_i(bf, b):
             bf[b, o + 6], bf[b, o + 7], bf[b, o + 8])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _inv_m(bf, b):
     if b < 0:
         return 0.0
     return bf[b, B_INV_MASS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _vel(bf, b):
     if b < 0:
         return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
@@ -431,7 +431,7 @@ def _vel(bf, b):
             (bf[b, B_W], bf[b, B_W + 1], bf[b, B_W + 2]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_w(bf, b, ii, L, sign):
     """w += sign * I^-1 L."""
     if b < 0:
@@ -442,7 +442,7 @@ def _add_w(bf, b, ii, L, sign):
     bf[b, B_W + 2] += sign * d[2]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _active(bf, bi, a, b):
     """A joint is solved unless a body is parked, or neither body is awake."""
     aw = False
@@ -459,13 +459,13 @@ def _active(bf, bi, a, b):
     return aw
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _joint_bodies(ji, j):
     """(kind, body A, body B) of joint slot j (a body -1 is the world)."""
     return ji[j, J_KIND], ji[j, J_BODY_A], ji[j, J_BODY_B]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _frames(bf, jf, j, a, b):
     """World joint frames FA, FB and lever arms rA, rB (world, from each centre of mass)."""
     pa, qa = _body_pose(bf, a)
@@ -502,7 +502,7 @@ G_REL = 23   # hinge: 23..24 (rel.y, rel.z)
 G_COUNT = 26
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _hinge_drive_speed(jf, j, fa, qt, fqb, axis, cur):
     """A hinge drive's target relative angular velocity (world, rad/s): toward the angle body B
     would have at world rotation ``qt``, from ``cur`` (rad), closing the gap in J_DRIVE_TIME and
@@ -522,7 +522,7 @@ def _hinge_drive_speed(jf, j, fa, qt, fqb, axis, cur):
     return (0.0, 0.0, 0.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _drive_wt(jf, ji, j, kind, qa, qb):
     """The motor's target relative angular velocity (world, rad/s) from the bodies' current
     rotations: a pose or aim drive closes the gap in J_DRIVE_TIME, capped at J_DRIVE_MAX_W; any
@@ -561,7 +561,7 @@ def _drive_wt(jf, ji, j, kind, qa, qb):
     return wt
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _drive_wt_hinge_pose(jf, j, qa, fa, axis, cur):
     """``_drive_wt`` of a hinge's pose drive, given its frame A (world), axis and current angle
     as ``_solve_pass`` has them (the same arithmetic, so the same bits)."""
@@ -570,7 +570,7 @@ def _drive_wt_hinge_pose(jf, j, qa, fa, axis, cur):
     return _hinge_drive_speed(jf, j, fa, qmul(qa, tq), fqb, axis, cur)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare_joints(bf, bi, jf, ji, nj, h):
     """Once per step: softness and the motor's target velocity (world); the rotational mass
     as the step begins (the solve takes it again from each sub-step's pose)."""
@@ -619,7 +619,7 @@ def prepare_joints(bf, bi, jf, ji, nj, h):
 # ============================================================== warm start
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def warm_start_joints(bf, bi, jf, ji, jl, g, g_ready):
     """Apply the accumulated impulses of the last sub-step (the axes it used then) of the joints
     whose slots jl lists, in that order. g_ready: g (see solve_joints) holds the lever arms of
@@ -682,7 +682,7 @@ def warm_start_joints(bf, bi, jf, ji, jl, g, g_ready):
 TWIST_MARGIN = 0.02
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _atan2_rough(x, w):
     """atan2(x, w) for w >= 0 within 0.0038 rad (pi/4 t + 0.273 t (1 - |t|), |t| <= 1)."""
     if abs(x) <= w:
@@ -692,7 +692,7 @@ def _atan2_rough(x, w):
     return math.copysign(0.5 * math.pi, x) - (0.7853981633974483 * t + 0.273 * t * (1.0 - abs(t)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _clamp_norm3(x, y, z, cap):
     n2 = x * x + y * y + z * z
     if n2 > cap * cap:
@@ -701,7 +701,7 @@ def _clamp_norm3(x, y, z, cap):
     return x, y, z
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready):
     """The share of a sub-step of the joints whose slots jl lists (in that order):
     BIAS_ITERATIONS Gauss-Seidel passes in the bias pass (see the constant), one in the relax
@@ -730,7 +730,7 @@ def solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready):
     return err
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_joints_converged(bf, bi, jf, ji, jl, g, err):
     """More passes over the point rows of the joints jl lists, after the bias pass found a point
     moving apart faster than CONVERGED m/s (``err``): see the module docstring's "Passes".
@@ -747,7 +747,7 @@ def solve_joints_converged(bf, bi, jf, ji, jl, g, err):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _point_pass(bf, bi, jf, ji, jl, g, reverse):
     """One pass over the point rows of the joints jl lists (reverse: the other way), solving
     rigidly (with the bias pass's capped push-out) only the rows whose point moves apart faster
@@ -804,7 +804,7 @@ def _point_pass(bf, bi, jf, ji, jl, g, reverse):
     return solved
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take_drives(bf, bi, jf, ji, jl, g):
     """The motors' targets (J_WT) as ``_solve_pass`` takes them with take_drive, from the poses
     that g holds the pose-only values of (its gmode 2): the same arithmetic, so the same bits."""
@@ -828,7 +828,7 @@ def _take_drives(bf, bi, jf, ji, jl, g):
         jf[j, J_WT + 2] = wt[2]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _ball_row_store(jf, j, col, o0, o1, o2, n0, n1, n2, wa, wb, ia, ib):
     """A ball joint's angular 3-vector row (friction, spring or motor): its accumulated impulse at
     ``jf[j, col:col+3]`` goes from (o0, o1, o2) to (n0, n1, n2) N·m·s, and the bodies' angular
@@ -843,7 +843,7 @@ def _ball_row_store(jf, j, col, o0, o1, o2, n0, n1, n2, wa, wb, ia, ib):
             (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _hinge_row_apply(ax, dl, wa, wb, ia, ib):
     """A hinge row's impulse along its axis ax changed by dl N·m·s: the bodies' angular
     velocities take it (-dl on A, +dl on B). Returns the new (wa, wb)."""
@@ -854,7 +854,7 @@ def _hinge_row_apply(ax, dl, wa, wb, ia, ib):
             (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _limit_row(bf, cb, jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, lim_m, lim_i):
     """One side of an angular limit about unit axis ``ax`` (a twist limit or a hinge's): a
     one-sided impulse accumulated in ``jf[j, col]`` (>= 0), speculative (C/h) while the limit is
@@ -888,7 +888,7 @@ def _limit_row(bf, cb, jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, 
             (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2]))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode, reverse=False):
     """One Gauss-Seidel pass over the joints jl lists (bias pass when use_bias, else relax),
     in their order or (reverse) the other way. Returns the largest point velocity error it met
@@ -1417,7 +1417,7 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode, reverse=F
 # ============================================================== façade helpers (one call each)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joint_state(bf, jf, ji, j, out):
     """Fill out[0..] with: angle readings and applied torques of joint j.
 
@@ -1455,7 +1455,7 @@ def joint_state(bf, jf, ji, j, out):
             out[9 + k] = jf[j, J_L_FRIC + k] * ih
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joints_past_limits(bf, jf, ji, j0, j1, out):
     """For joints j0..j1-1: out[k] = (twist/hinge past, swing past, hinge angle or twist) (rad)."""
     for j in range(j0, j1):
@@ -1484,7 +1484,7 @@ def joints_past_limits(bf, jf, ji, j0, j1, out):
             out[k, 2] = tw
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_drive_targets(jf, ji, joints, quats, budgets, drive_time, max_w, deadband):
     """Pose-drive every joint in ``joints`` toward quats[k] (body-relative) within budgets[k].
 
@@ -1526,7 +1526,7 @@ def set_drive_targets(jf, ji, joints, quats, budgets, drive_time, max_w, deadban
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relative_rotations(bf, ji, joints, out):
     """out[k] = qA^-1 qB (body-relative rotation, w >= 0) of each joint in ``joints``."""
     for k in range(joints.shape[0]):
@@ -1553,7 +1553,7 @@ FW_COM = 5       # 5..7 centre of mass (m)
 FW_COUNT = 8
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def joint_gap(bf, jf, ji, j):
     """|(pB + rB) - (pA + rA)| (m) of joint slot j: how far apart its two points are."""
     kind, a, b = _joint_bodies(ji, j)
@@ -1562,7 +1562,7 @@ def joint_gap(bf, jf, ji, j):
                  pb[2] + rb[2] - pa[2] - ra[2]))
 
 
-@njit(cache=True)
+@njit(cache=True)  # builds a list (a box's corner): numba's lists need reference counting
 def figure_watch(bf, bi, jf, ji, bodies, bstart, joints, jstart, ground_y, out):
     """For figure k (its bodies bodies[bstart[k]:bstart[k+1]], joints likewise): out[k, FW_*]."""
     for k in range(bstart.shape[0] - 1):
@@ -1624,7 +1624,7 @@ def figure_watch(bf, bi, jf, ji, bodies, bstart, joints, jstart, ground_y, out):
             out[k, FW_COM + 2] = cz / mt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def worst_joint_gap(bf, jf, ji, nj):
     """The widest gap (m) of the live joints 0..nj-1 (physics.stats)."""
     worst = 0.0

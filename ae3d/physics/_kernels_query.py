@@ -32,7 +32,7 @@ from ._math import qinvrot, qrot
 _INF = math.inf
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _ray_sphere(o, d, cx, cy, cz, r):
     """Smallest t >= 0 where o + t d (|d| = 1) enters the sphere; inf if none or inside."""
     mx = o[0] - cx
@@ -50,7 +50,7 @@ def _ray_sphere(o, d, cx, cy, cz, r):
     return -b - math.sqrt(disc)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _ray_side(o, d, r, hl):
     """Entry t into the infinite y-axis cylinder of radius r, kept only within |y| <= hl."""
     a = d[0] * d[0] + d[2] * d[2]
@@ -70,7 +70,7 @@ def _ray_side(o, d, r, hl):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ray_local(shape, dims, o, d):
     """(t, local normal) of a ray in the shape's frame; t = inf for a miss."""
     if shape == SHAPE_SPHERE:
@@ -163,7 +163,7 @@ def _ray_local(shape, dims, o, d):
     return _INF, (0.0, 0.0, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raycast(bf, bi, n, origin, direction, max_distance, mask, out):
     """First body hit by the ray origin + t·direction (direction unit, 0 <= t <= max_distance),
     among bodies whose group meets ``mask``. Returns its slot (-1: none) and writes out[0] = t
@@ -191,7 +191,7 @@ def raycast(bf, bi, n, origin, direction, max_distance, mask, out):
     return hit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def overlap(bf, bi, n, shape, dims, pos, quat, mask, out, cn, cp, cs, cid):
     """Slots of the bodies (group meeting ``mask``) that the query shape overlaps (any contact
     point with separation <= 0), in slot order, written to out; returns how many (may exceed

@@ -50,7 +50,7 @@ from ._layout import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wake_island(bf, bi, n, slot):
     """Wake ``slot`` and every asleep body of its island; returns the count woken."""
     if bi[slot, B_KIND] != KIND_DYNAMIC or bi[slot, B_AWAKE] != 0:
@@ -67,12 +67,12 @@ def wake_island(bf, bi, n, slot):
     return woke
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _live_dyn(bi, i):
     return (i >= 0 and bi[i, B_KIND] == KIND_DYNAMIC and bi[i, B_PARKED] == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wake_through_joints(bf, bi, n, ji, nj):
     """An asleep body jointed to an awake one wakes (with its island); returns the count woken."""
     woke = 0
@@ -88,7 +88,7 @@ def wake_through_joints(bf, bi, n, ji, nj):
     return woke
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _find(si, i):
     r = i
     while si[r, SI_PARENT] != r:
@@ -100,7 +100,7 @@ def _find(si, i):
     return r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _union(si, a, b):
     ra = _find(si, a)
     rb = _find(si, b)
@@ -110,7 +110,7 @@ def _union(si, a, b):
         si[ra, SI_PARENT] = rb
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def update_sleep(bf, bi, n, mi, nm, ji, nj, sf, si, dt, threshold, time_to_sleep, enable):
     """Sleep bookkeeping after the step; returns the number of bodies put to sleep."""
     for i in range(n):

@@ -117,6 +117,14 @@ from ._layout import (
 )
 from ._math import qangvel, qintegrate, rot_diag_inv
 
+# Every physics kernel that allocates nothing is compiled with _nrt=False (issue 16): with
+# numba's reference counting on, each helper an outer loop calls (inlined or not) increfs
+# and decrefs every array it is handed, ~35 ns a call, so a loop that only passes a parked
+# row by paid that per row (a pool of twelve parked figures: 20 us a step) and the solver
+# paid it on every row of every pass. Those that allocate (step_world, the island scratch,
+# the parallel runs, find_pairs' sort, draw_bodies) keep it; build_islands reuses its
+# parent scratch for its fill cursors so that it need not. No arithmetic changes.
+
 # fp: float parameters of the step
 FP_GX = 0
 FP_GY = 1
@@ -164,7 +172,7 @@ KEY_SHIFT = 32
 KEY_MASK = (1 << 32) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _activity(bf, bi, n, si):
     moving = 0
     for i in range(n):
@@ -183,7 +191,7 @@ def _activity(bf, bi, n, si):
     return moving
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_poses(bf, bi, n):
     for i in range(n):
         k = bi[i, B_KIND]
@@ -201,7 +209,7 @@ def _start_poses(bf, bi, n):
                 bf[i, B_IW + c] = iw[c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _wake_pass(bf, bi, n, keys, npairs, sf, si, cn, cp, cs, cid):
     """A moving body whose candidate pair with an asleep body touches wakes that island."""
     woke = 0
@@ -226,7 +234,7 @@ def _wake_pass(bf, bi, n, keys, npairs, sf, si, cn, cp, cs, cid):
     return woke
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _integrate_velocities(bf, bi, bl, h, gx, gy, gz):
     for t in range(bl.shape[0]):
         i = bl[t]
@@ -252,7 +260,7 @@ def _integrate_velocities(bf, bi, bl, h, gx, gy, gz):
         bf[i, B_W + 2] *= ad
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
     max_rot = MAX_TURN / h
     max_rot2 = max_rot * max_rot
@@ -330,7 +338,7 @@ def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
                     bf[i, B_IW + c] = iw[c]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hold_to_nets(bf, bi, n, jf, ji, nj, af, ai, na, mi, nm, max_speed, max_rot, reset):
     """The step's last word on every awake dynamic body (the nets; see the module docstring):
     a body whose pose or velocity is not finite goes back to where its step began, at rest, and
@@ -439,7 +447,7 @@ def _deal_islands(nisl, threads, bs, js, ms):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, b_, j_, js_, a_, m_, nsub, h, gx, gy, gz,
                speed, sweeps, max_speed):
     """The sub-steps of one run: its bodies b_, joint slots j_ (island k's j_[js_[k]:js_[k+1]]),
