@@ -23,9 +23,26 @@ work over the next sub-steps). The group's kinetic energy from the blow is at mo
 body's (constraints only take energy away).
 
 A net, documented: a blow that would take a body of the group past the world's speed caps
-(``SPEED_CAP`` m/s, ``SPIN_CAP`` rad/s) is scaled down, the whole response alike, so that none
-is: the joints' rows stay consistent (a body clamped alone would open its joints). Counted in
-``physics.stats(e)`` (``blows_jointed``, ``blows_scaled``).
+(``SPEED_CAP`` m/s, ``SPIN_CAP`` rad/s) is scaled down, but not as a whole. The response is split
+into its rigid part (the group moving and turning as one about its centre of mass, with the
+blow's momentum and its angular momentum about that centre: the projection in the kinetic-energy
+metric, ``rigid_part``) and the joints' share (the bodies moving against one another: no
+momentum, no angular momentum of its own). Moving as one opens no joint and whips no limb, so
+the rigid part is scaled only where it alone would pass the caps (a blow of thousands of N·s,
+or one far off the centre spinning the whole figure past ``SPIN_CAP``); only the joints' share
+is scaled to keep every body, rigid part added, within the caps. Both parts satisfy the joints'
+rows (the rigid one up to a joint's drift times the group's spin), so the scaled blow still adds
+no velocity across a joint, and its energy is the rigid part's plus the scaled share's: at most
+the unscaled blow's. A group held by the world (a joint to the world, a static or kinematic
+body) cannot move as one: there all of it is the joints' share, scaled as a whole. Counted in
+``physics.stats(e)`` (``blows_jointed``, ``blows_scaled``: either part scaled).
+
+Measured on the reference ragdoll standing (78 kg), pushed at the chest (``BONE_SPINE_03``) from
+behind: the body that binds is the lower spine (``BONE_SPINE_01``, 60 rad/s from 247 N·s; the
+neck next, 0.86 of it; the upper arms 0.69). Scaled as a whole the figure took 246 N·s from every
+push of 247 N·s and up (3.16 m/s at its centre of mass: every push of 255 N·s or more the same
+to the bit); with the split it takes all of it, 200 to 500 N·s (2.56 to 6.41 m/s), the joints'
+share scaled to 0.96 at 255 N·s, 0.80 at 300 and 0.43 at 500.
 
 Cost: one dense solve of 3 to 5 rows a joint: about 0.1 ms for a 13-joint figure, once a blow.
 Units: N·s, m, m/s, rad/s.
@@ -48,7 +65,16 @@ SPEED_CAP = 0.75 * LIM.MAX_SPEED
 #: from 150 N·s: whipped round the elbow into its limit faster than a sub-step's rows can stop
 #: it); at 60 rad/s none tore to 5,000 N·s (widest gap 2.4 cm). Without the exact response 286
 #: of the 576 tore. The solver itself allows a quarter turn a sub-step (377 rad/s at 8).
+#: Since the cap scales only the joints' share of a blow (the figure keeps its momentum), the
+#: same table: TEAR_AFTER.
 SPIN_CAP = 60.0
+#: rad/s: the whole group turning as one (the rigid part of a blow) takes no more of it than
+#: this: the whole figure spinning whirls its limbs out against the joints. Measured on
+#: bench/tear.py (reference, LIMP, zero g, 2,000 and 5,000 N·s, 288 trials): with the group's
+#: spin held only to SPIN_CAP (60) none tore but joints opened to 5.5 cm and 219 trials' gaps
+#: were not back under 2 cm within 0.1 s; at 30: 3.2 cm, 46; at 20: 2.5 cm, 4; at 15: 2.5 cm,
+#: none (10: 3.0 cm, none). A push at the chest turns the figure at a few rad/s.
+GROUP_SPIN_CAP = 15.0
 #: the most bodies a group solved exactly may hold (a ragdoll has 12 to 14); a larger jointed
 #: structure takes the blow on the struck body alone, as before.
 MAX_GROUP = 64
@@ -152,12 +178,73 @@ def blow_response(w, slot: int, impulse: np.ndarray, point: np.ndarray | None
         dx = free + minv @ (c.T @ lam)
     dv = dx.reshape(n, 6)[:, 0:3].copy()
     dw = dx.reshape(n, 6)[:, 3:6].copy()
-    scale = 1.0
+    now_v = bf[bodies, L.B_V:L.B_V + 3]
+    now_w = bf[bodies, L.B_W:L.B_W + 3]
+    # held by the world (or a static or kinematic body), or a body that cannot turn: the group
+    # cannot move as one, so all of the response is the joints' share and is scaled as a whole
+    anchored = (any(int(ji[j, end]) not in index for j in joints
+                    for end in (L.J_BODY_A, L.J_BODY_B))
+                or bool(np.any(bf[bodies, L.B_INV_I:L.B_INV_I + 3] <= 0.0)))
+    if anchored:
+        lin, ang, rw = np.zeros_like(dv), np.zeros_like(dv), np.zeros_like(dw)
+    else:
+        lin, ang, rw = rigid_part(bf, bodies, dv, dw)
+    iv, iw = dv - lin - ang, dw - rw
+    # the group moving and turning as one opens no joint: its turning is held to GROUP_SPIN_CAP
+    # (the spin of the whole figure whirls its limbs out against the joints), and the whole of it
+    # is scaled only where it alone would take a body past SPEED_CAP; the blow's momentum is kept
+    # whole by everything else
+    spin = float(np.linalg.norm(rw[0])) if len(rw) else 0.0
+    turn = 1.0 if spin <= GROUP_SPIN_CAP else GROUP_SPIN_CAP / spin
+    rv, rw = lin + turn * ang, rw * turn
+    rigid = _room(now_v, rv, SPEED_CAP)
+    rv, rw = rv * rigid, rw * rigid
+    rigid *= turn
+    # the joints' share (the bodies moving against one another, no momentum of its own): scaled
+    # so that no body passes the caps with the rigid part added
+    inner = min(_room(now_v + rv, iv, SPEED_CAP), _room(now_w + rw, iw, SPIN_CAP))
+    return bodies, rv + inner * iv, rw + inner * iw, min(rigid, inner)
+
+
+def rigid_part(bf, bodies: list[int], dv: np.ndarray, dw: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(linear, turning, spin): the part of a group's velocity change ``dv``, ``dw`` (k, 3) m/s, rad/s that moves the
+    group as one rigid body: the same momentum (N·s) and angular momentum about the group's
+    centre of mass (N·m·s), every body at V (linear) + Ω × (its centre - the group's) (turning) and spinning at Ω.
+    It is the projection in the kinetic-energy metric, so the remainder (the joints' share)
+    carries no momentum and no angular momentum, and the two energies add."""
+    mass = 1.0 / bf[bodies, L.B_INV_MASS]
+    pos = bf[bodies, L.B_POS:L.B_POS + 3]
+    total = float(mass.sum())
+    centre = (mass[:, None] * pos).sum(axis=0) / total
+    d = pos - centre
+    momentum = (mass[:, None] * dv).sum(axis=0)
+    spin = np.zeros(3)
+    inertia = np.zeros((3, 3))
     for i, b in enumerate(bodies):
-        for now, add, cap in ((bf[b, L.B_V:L.B_V + 3], dv[i], SPEED_CAP),
-                              (bf[b, L.B_W:L.B_W + 3], dw[i], SPIN_CAP)):
-            grow = float(np.linalg.norm(add))
-            room = cap - float(np.linalg.norm(now))
-            if grow * scale > room:
-                scale = max(0.0, room / grow)
-    return bodies, dv * scale, dw * scale, scale
+        r = _rot(bf[b, L.B_QUAT:L.B_QUAT + 4])
+        inv = bf[b, L.B_INV_I:L.B_INV_I + 3]
+        body_i = (r * (1.0 / inv)) @ r.T
+        spin += body_i @ dw[i] + mass[i] * np.cross(d[i], dv[i])
+        inertia += body_i + mass[i] * (float(d[i] @ d[i]) * np.eye(3) - np.outer(d[i], d[i]))
+    omega = np.linalg.solve(inertia, spin)
+    linear = np.broadcast_to(momentum / total, dv.shape).copy()
+    rw = np.broadcast_to(omega, dw.shape).copy()
+    return linear, np.cross(omega, d), rw
+
+
+def _room(now: np.ndarray, add: np.ndarray, cap: float) -> float:
+    """The largest s in [0, 1] with |now + s add| <= cap for every row (k, 3): 0 where a row is
+    already past the cap."""
+    s = 1.0
+    for a, b in zip(now, add):
+        bb = float(b @ b)
+        if bb == 0.0:
+            continue
+        ab, aa = float(a @ b), float(a @ a)
+        if aa >= cap * cap:
+            return 0.0
+        # |a + s b|^2 = cap^2 at the positive root
+        root = (-ab + np.sqrt(ab * ab + bb * (cap * cap - aa))) / bb
+        s = min(s, max(0.0, root))
+    return s
