@@ -90,7 +90,8 @@ def _momenta(w, slots):
     for i, k in enumerate(slots):
         rot = _rot(w.bf[k, L.B_QUAT:L.B_QUAT + 4])
         inertia = (rot / w.bf[k, L.B_INV_I:L.B_INV_I + 3]) @ rot.T
-        h += inertia @ w.bf[k, L.B_W:L.B_W + 3] + m[i] * np.cross(x[i] - c, w.bf[k, L.B_V:L.B_V + 3])
+        v = w.bf[k, L.B_V:L.B_V + 3]
+        h += inertia @ w.bf[k, L.B_W:L.B_W + 3] + m[i] * np.cross(x[i] - c, v)
     return p, h, c
 
 
