@@ -75,14 +75,20 @@ SPIN_CAP = 60.0
 #: bench/tear.py (reference, LIMP, zero g, 2,000 and 5,000 N·s, 288 trials): with the group's
 #: spin held only to SPIN_CAP (60) none tore but joints opened to 5.5 cm and 219 trials' gaps
 #: were not back under 2 cm within 0.1 s; at 30: 3.2 cm, 46; at 20: 2.5 cm, 4; at 15: 2.5 cm,
-#: none (10: 3.0 cm, none). A push at the chest turns the figure at a few rad/s.
-GROUP_SPIN_CAP = 15.0
+#: none (10: 3.0 cm, none). On the ground 15 was not enough: the reference ragdoll LIMP, struck
+#: level at a thigh with 600 N·s, turned as one into the ground and sank 4.3 and 3.4 cm (2 of the
+#: 24 thigh trials torn by the 3 cm depth limit); at 10 none (deepest 1.4 cm, widest gap 2.2),
+#: at 6 none (0.4 cm). The response knows no contact (as GROUP_SPEED_CAP). A push at the chest
+#: from behind turns a standing 78 kg figure as one at 5.7 rad/s at 200 N·s, 7.3 at 255, 8.5 at
+#: 300, 11.4 at 400, 13.3 at 468: from about 350 N·s its turning is held, its momentum is not.
+GROUP_SPIN_CAP = 10.0
 #: m/s: nor moving faster than this as a whole. The response knows no contact: a figure lying on
 #: the ground driven into it as one at the blow's J/m (64 m/s at 5,000 N·s) tore (bench/tear.py
 #: on the ground, 600 and 5,000 N·s, LIMP: 90 of 288 reference trials, 95 box man; at 10 m/s
 #: 0 and 3; held per body at 6 m/s none on either rig, but a chest push kept only 197 N·s).
 #: Held at the centre of mass, as here, at 6 m/s: box man none torn, the reference 2 of 288
-#: LIMP on the ground (none POWERED, none in zero g): NOT YET the 0 it must be (issue open).
+#: LIMP on the ground (none POWERED, none in zero g), both thigh blows of 600 N·s turned into
+#: the ground: with GROUP_SPIN_CAP at 10 (was 15) none.
 #: 6 m/s keeps a 78 kg figure's push whole to 468 N·s.
 GROUP_SPEED_CAP = 6.0
 #: the most bodies a group solved exactly may hold (a ragdoll has 12 to 14); a larger jointed
