@@ -35,7 +35,8 @@ SPEEDS = (1.0, 1.2, 1.4, 1.6)
 WAYS = (("behind", 0.0), ("the side", 90.0), ("in front", 180.0))
 _SATURATED = ("measured: the 330 N·s shove (its whole momentum since physics/_blow.py keeps it) "
               "falls and takes no step: its capture point 1.31 m off as first seen is past two "
-              "strides (0.97 m), a fall")
+              "strides (0.97 m), a fall; with stepping's fall_strides and wait_strides at 3 "
+              "(1.46 m) it stands, 8 steps")
 
 
 def _two_runs():
@@ -74,7 +75,8 @@ def test_330_staggers_and_stands(runs):
 
 @pytest.mark.xfail(strict=True, reason="measured: the 390 N·s shove falls into the protective "
                    "fall without a step: its capture point 1.55 m off as first seen is past two "
-                   "strides (0.97 m), a fall (see test_balance)")
+                   "strides (0.97 m), a fall (see test_balance); past three (1.46 m) too, so "
+                   "with fall_strides at 3 it still takes no step")
 def test_390_steps_then_falls(runs):
     a, _, n = runs
     k = SHOVES.index(390.0)
