@@ -79,8 +79,10 @@ SPIN_CAP = 60.0
 #: level at a thigh with 600 N·s, turned as one into the ground and sank 4.3 and 3.4 cm (2 of the
 #: 24 thigh trials torn by the 3 cm depth limit); at 10 none (deepest 1.4 cm, widest gap 2.2),
 #: at 6 none (0.4 cm). The box man the same way: at 15 none (deepest 2.99 cm), at 10 two (3.3 and
-#: 3.5 cm: bench/tear.py box man LIMP on the ground, 600 and 5,000 N·s, 2 of 288), at 6 none
-#: (1.05 cm). Not yet the 0 it must be on both rigs: the cure is a contact row in the response.
+#: 3.5 cm: bench/tear.py box man LIMP on the ground, 600 and 5,000 N·s, 2 of 288), at 6 none of
+#: the thigh trials (1.05 cm) but 3 of the 288 (arms at 600 N·s, 3.0 to 3.6 cm; the reference at
+#: 6: none, 2.4 cm). So the cap only moves these: not yet the 0 it must be on both rigs; the
+#: cure is the ground's contact rows in the response.
 #: The response knows no contact (as GROUP_SPEED_CAP). A push at the chest
 #: from behind turns a standing 78 kg figure as one at 5.7 rad/s at 200 N·s, 7.3 at 255, 8.5 at
 #: 300, 11.4 at 400, 13.3 at 468: from about 350 N·s its turning is held, its momentum is not.
