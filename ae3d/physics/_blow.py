@@ -23,9 +23,26 @@ work over the next sub-steps). The group's kinetic energy from the blow is at mo
 body's (constraints only take energy away).
 
 A net, documented: a blow that would take a body of the group past the world's speed caps
-(``SPEED_CAP`` m/s, ``SPIN_CAP`` rad/s) is scaled down, the whole response alike, so that none
-is: the joints' rows stay consistent (a body clamped alone would open its joints). Counted in
-``physics.stats(e)`` (``blows_jointed``, ``blows_scaled``).
+(``SPEED_CAP`` m/s, ``SPIN_CAP`` rad/s) is scaled down, but not as a whole. The response is split
+into its rigid part (the group moving and turning as one about its centre of mass, with the
+blow's momentum and its angular momentum about that centre: the projection in the kinetic-energy
+metric, ``rigid_part``) and the joints' share (the bodies moving against one another: no
+momentum, no angular momentum of its own). Moving as one opens no joint and whips no limb, so
+the rigid part is scaled only where it alone would pass the caps (a blow of thousands of N·s,
+or one far off the centre: ``GROUP_SPEED_CAP``, ``GROUP_SPIN_CAP``); only the joints' share
+is scaled to keep every body, rigid part added, within the caps. Both parts satisfy the joints'
+rows (the rigid one up to a joint's drift times the group's spin), so the scaled blow still adds
+no velocity across a joint, and its energy is the rigid part's plus the scaled share's: at most
+the unscaled blow's. A group held by the world (a joint to the world, a static or kinematic
+body) cannot move as one: there all of it is the joints' share, scaled as a whole. Counted in
+``physics.stats(e)`` (``blows_jointed``, ``blows_scaled``: either part scaled).
+
+Measured on the reference ragdoll standing (78 kg), pushed at the chest (``BONE_SPINE_03``) from
+behind: the body that binds is the lower spine (``BONE_SPINE_01``, 60 rad/s from 247 N·s; the
+neck next, 0.86 of it; the upper arms 0.69). Scaled as a whole the figure took 246 N·s from every
+push of 247 N·s and up (3.16 m/s at its centre of mass: every push of 255 N·s or more the same
+to the bit); with the split it takes all of it, 200 to 468 N·s (2.56 to 6 m/s: the whole group
+held to ``GROUP_SPEED_CAP``), the joints' share scaled to 0.96 at 255 N·s, 0.80 at 300.
 
 Cost: one dense solve of 3 to 5 rows a joint: about 0.1 ms for a 13-joint figure, once a blow.
 Units: N·s, m, m/s, rad/s.
@@ -48,7 +65,38 @@ SPEED_CAP = 0.75 * LIM.MAX_SPEED
 #: from 150 N·s: whipped round the elbow into its limit faster than a sub-step's rows can stop
 #: it); at 60 rad/s none tore to 5,000 N·s (widest gap 2.4 cm). Without the exact response 286
 #: of the 576 tore. The solver itself allows a quarter turn a sub-step (377 rad/s at 8).
+#: Since the cap scales only the joints' share of a blow (the figure keeps its momentum; the
+#: whole figure's turning held to GROUP_SPIN_CAP), the same table: none tore, widest gap 2.5 cm,
+#: every gap back under 2 cm within 0.1 s (as before); the fastest bodies 91 m/s at 5,000 N·s
+#: (was 41: the figure now leaves with the blow's 64 m/s).
 SPIN_CAP = 60.0
+#: rad/s: the whole group turning as one (the rigid part of a blow) takes no more of it than
+#: this: the whole figure spinning whirls its limbs out against the joints. Measured on
+#: bench/tear.py (reference, LIMP, zero g, 2,000 and 5,000 N·s, 288 trials): with the group's
+#: spin held only to SPIN_CAP (60) none tore but joints opened to 5.5 cm and 219 trials' gaps
+#: were not back under 2 cm within 0.1 s; at 30: 3.2 cm, 46; at 20: 2.5 cm, 4; at 15: 2.5 cm,
+#: none (10: 3.0 cm, none). On the ground 15 was not enough: the reference ragdoll LIMP, struck
+#: level at a thigh with 600 N·s, turned as one into the ground and sank 4.3 and 3.4 cm (2 of the
+#: 24 thigh trials torn by the 3 cm depth limit); at 10 none (deepest 1.4 cm, widest gap 2.2),
+#: at 6 none (0.4 cm). The box man the same way: at 15 none (deepest 2.99 cm), at 10 two (3.3 and
+#: 3.5 cm: bench/tear.py box man LIMP on the ground, 600 and 5,000 N·s, 2 of 288), at 6 none of
+#: the thigh trials (1.05 cm) but 3 of the 288 (arms at 600 N·s, 3.0 to 3.6 cm; the reference at
+#: 6: none, 2.4 cm). So the cap only moves these: not yet the 0 it must be on both rigs; the
+#: cure is the ground's contact rows in the response.
+#: The response knows no contact (as GROUP_SPEED_CAP). A push at the chest
+#: from behind turns a standing 78 kg figure as one at 5.7 rad/s at 200 N·s, 7.3 at 255, 8.5 at
+#: 300, 11.4 at 400, 13.3 at 468: from about 350 N·s its turning is held, its momentum is not.
+GROUP_SPIN_CAP = 10.0
+#: m/s: nor moving faster than this as a whole. The response knows no contact: a figure lying on
+#: the ground driven into it as one at the blow's J/m (64 m/s at 5,000 N·s) tore (bench/tear.py
+#: on the ground, 600 and 5,000 N·s, LIMP: 90 of 288 reference trials, 95 box man; at 10 m/s
+#: 0 and 3; held per body at 6 m/s none on either rig, but a chest push kept only 197 N·s).
+#: Held at the centre of mass, as here, at 6 m/s: box man none torn, the reference 2 of 288
+#: LIMP on the ground (none POWERED, none in zero g), both thigh blows of 600 N·s turned into
+#: the ground: with GROUP_SPIN_CAP at 10 (was 15) the reference none (widest gap 4.8 cm, fastest
+#: body 34 m/s; in zero g none, 3.0 cm, 34 m/s), the box man 2 (thighs, 3.3 and 3.5 cm deep).
+#: 6 m/s keeps a 78 kg figure's push whole to 468 N·s.
+GROUP_SPEED_CAP = 6.0
 #: the most bodies a group solved exactly may hold (a ragdoll has 12 to 14); a larger jointed
 #: structure takes the blow on the struck body alone, as before.
 MAX_GROUP = 64
@@ -160,14 +208,22 @@ def blow_response(w, slot: int, impulse: np.ndarray, point: np.ndarray | None
                     for end in (L.J_BODY_A, L.J_BODY_B))
                 or bool(np.any(bf[bodies, L.B_INV_I:L.B_INV_I + 3] <= 0.0)))
     if anchored:
-        rv, rw = np.zeros_like(dv), np.zeros_like(dw)
+        lin, ang, rw = np.zeros_like(dv), np.zeros_like(dv), np.zeros_like(dw)
     else:
-        rv, rw = rigid_part(bf, bodies, dv, dw)
-    iv, iw = dv - rv, dw - rw
-    # the group moving and turning as one opens no joint: scaled only where it alone would take
-    # a body past the caps (a blow of thousands of N·s); the blow's momentum is kept whole below
-    rigid = min(_room(now_v, rv, SPEED_CAP), _room(now_w, rw, SPIN_CAP))
+        lin, ang, rw = rigid_part(bf, bodies, dv, dw)
+    iv, iw = dv - lin - ang, dw - rw
+    # the group moving and turning as one opens no joint: its turning is held to GROUP_SPIN_CAP
+    # (the spin of the whole figure whirls its limbs out against the joints), and the whole of it
+    # is scaled only where it alone would take a body past SPEED_CAP; the blow's momentum is kept
+    # whole by everything else
+    spin = float(np.linalg.norm(rw[0])) if len(rw) else 0.0
+    turn = 1.0 if spin <= GROUP_SPIN_CAP else GROUP_SPIN_CAP / spin
+    rv, rw = lin + turn * ang, rw * turn
+    speed = float(np.linalg.norm(lin[0])) if len(lin) else 0.0
+    rigid = min(_room(now_v, rv, SPEED_CAP),
+                1.0 if speed <= GROUP_SPEED_CAP else GROUP_SPEED_CAP / speed)
     rv, rw = rv * rigid, rw * rigid
+    rigid *= turn
     # the joints' share (the bodies moving against one another, no momentum of its own): scaled
     # so that no body passes the caps with the rigid part added
     inner = min(_room(now_v + rv, iv, SPEED_CAP), _room(now_w + rw, iw, SPIN_CAP))
@@ -175,12 +231,13 @@ def blow_response(w, slot: int, impulse: np.ndarray, point: np.ndarray | None
 
 
 def rigid_part(bf, bodies: list[int], dv: np.ndarray, dw: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """The part of a group's velocity change ``dv``, ``dw`` (k, 3) m/s, rad/s that moves the
-    group as one rigid body: the same momentum (N·s) and angular momentum about the group's
-    centre of mass (N·m·s), every body at V + Ω × (its centre - the group's) and spinning at Ω.
-    It is the projection in the kinetic-energy metric, so the remainder (the joints' share)
-    carries no momentum and no angular momentum, and the two energies add."""
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(linear, turning, spin), each (k, 3): the part of a group's velocity change ``dv`` m/s,
+    ``dw`` rad/s (k, 3) that moves the group as one rigid body with the same momentum (N·s) and
+    angular momentum about the group's centre of mass (N·m·s): every body at V (linear, m/s)
+    plus Ω × (its centre - the group's) (turning, m/s), spinning at Ω (rad/s). It is the
+    projection in the kinetic-energy metric, so the remainder (the joints' share) carries no
+    momentum and no angular momentum, and the two energies add."""
     mass = 1.0 / bf[bodies, L.B_INV_MASS]
     pos = bf[bodies, L.B_POS:L.B_POS + 3]
     total = float(mass.sum())
@@ -196,16 +253,16 @@ def rigid_part(bf, bodies: list[int], dv: np.ndarray, dw: np.ndarray
         spin += body_i @ dw[i] + mass[i] * np.cross(d[i], dv[i])
         inertia += body_i + mass[i] * (float(d[i] @ d[i]) * np.eye(3) - np.outer(d[i], d[i]))
     omega = np.linalg.solve(inertia, spin)
-    rv = momentum / total + np.cross(omega, d)
+    linear = np.broadcast_to(momentum / total, dv.shape).copy()
     rw = np.broadcast_to(omega, dw.shape).copy()
-    return rv, rw
+    return linear, np.cross(omega, d), rw
 
 
 def _room(now: np.ndarray, add: np.ndarray, cap: float) -> float:
     """The largest s in [0, 1] with |now + s add| <= cap for every row (k, 3): 0 where a row is
     already past the cap."""
     s = 1.0
-    for a, b in zip(now, add):
+    for a, b in zip(now, add, strict=True):
         bb = float(b @ b)
         if bb == 0.0:
             continue
