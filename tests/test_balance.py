@@ -11,12 +11,11 @@ all seven stand at 1.0 m/s, 15 or more of the 21 from 1.0 to 1.4, the chest 3 cm
 of the pelvis on average as it steps back from 1.0. The tables are printed (``-s``); the runner
 is ``tests/motion/shoves.py``.
 
-Measured here: the physics now gives a push its whole momentum (physics/_blow.py scales only the
-joints' share of a blow to its 60 rad/s spin cap; before, every push from behind of 255 N·s and
-more was the same 246 N·s push), and the capture point as first seen grows with it: 0.99 m at
-250 N·s, 1.01 at 255, 1.07 at 270, 1.25 at 315, past the two strides (0.97 m) the stepping takes
-on, so from about 245 N·s a push from behind falls without a step. Rows the spec has standing
-there are strict xfails with what they do.
+Measured here, with the whole push (issue 18: physics/_blow.py keeps a blow's momentum; before,
+every push from behind of 255 N·s and more was the same 246 N·s push): the capture point as first
+seen is 1.01 m off at 255 N·s, 1.07 at 270, 1.25 at 315, within two strides (1.47 m), and
+stepping stands out of each; standing still gives out past 180 N·s from behind (spec 255). Rows
+the spec has otherwise are strict xfails with what they do.
 """
 
 from __future__ import annotations
@@ -72,19 +71,17 @@ def _row(j, a):
     return next(k for k, r in enumerate(TABLE) if r[0] == j and r[1] == a)
 
 
-_SATURATED = ("measured: falls without a step; the push arrives whole (physics/_blow.py keeps a "
-              "blow's momentum) and its capture point as first seen, 1.01 m at 255 N·s, 1.07 at "
-              "270, 1.25 at 315, is past the two strides (0.97 m) the stepping takes on: a fall. "
-              "With stepping's fall_strides and wait_strides at 3 (1.46 m, as run_strides) the "
-              "same pushes stand, 7, 8 and 7 steps")
+_STILL_FALLS = ("measured: stepping stands (8 steps), but standing still falls: with the whole "
+                "push standing still holds to 180 N·s from behind on the reference ragdoll (the "
+                "spec's figure to 255)")
 
 
 @pytest.mark.parametrize("j,a", [
     (60.0, 0.0),
     pytest.param(150.0, 180.0, marks=pytest.mark.xfail(strict=True, reason=(
-        "measured: stands, but steps back 4 times (0.45, 1.35, 1.67, 2.52 s): the capture point "
-        "runs 0.5 m behind the heels, past the 0.24 m trigger for longer than the 0.12 s weight "
-        "shift, where the spec's figure brought it back without a step"))),
+        "measured: stands, but steps back 5 times (0.45, 1.35, 1.67, 2.42, 2.93 s): the capture "
+        "point runs 0.5 m behind the heels, past the 0.24 m trigger for longer than the 0.12 s "
+        "weight shift, where the spec's figure brought it back without a step"))),
 ])
 def test_stands_with_no_step(table, j, a):
     o, n = table
@@ -95,7 +92,7 @@ def test_stands_with_no_step(table, j, a):
 
 @pytest.mark.parametrize("j,a", [
     (180.0, 90.0),
-    pytest.param(255.0, 0.0, marks=pytest.mark.xfail(strict=True, reason=_SATURATED)),
+    pytest.param(255.0, 0.0, marks=pytest.mark.xfail(strict=True, reason=_STILL_FALLS)),
 ])
 def test_stands_both_ways_stepping(table, j, a):
     o, n = table
@@ -106,8 +103,8 @@ def test_stands_both_ways_stepping(table, j, a):
 
 @pytest.mark.parametrize("j,a", [
     (210.0, 90.0),
-    pytest.param(270.0, 0.0, marks=pytest.mark.xfail(strict=True, reason=_SATURATED)),
-    pytest.param(315.0, 0.0, marks=pytest.mark.xfail(strict=True, reason=_SATURATED)),
+    (270.0, 0.0),
+    (315.0, 0.0),
 ])
 def test_falls_standing_still_stands_stepping(table, j, a):
     o, n = table

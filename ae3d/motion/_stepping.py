@@ -23,9 +23,11 @@ a foot swings to put itself under the point:
   planted spot, so the body carries over it as over a strut rather than dragging it;
 - past ``wait_strides`` strides the first step waits for the point to come back within reach.
 
-A step that lands with the capture point still off the feet starts a stagger (``staggering``): a
-run of steps, each ``run_time`` long, ``run_gap`` apart, each to where the point is by then, on
-while the point is within ``run_strides`` strides, ended the moment it is not. While it
+A step that lands with the capture point still off the feet and the figure still moving over the
+ground at ``min_speed`` or more starts a stagger (``staggering``): a run of steps, each
+``run_time`` long, ``run_gap`` apart, each to where the point is by then, on while the point is
+within ``run_strides`` strides, ended the moment it is not (or the figure slows under
+``min_speed``). While it
 staggers the fall waits for a lean of ``stagger_lean`` (``_balance.balance_post``). With the point
 back within the feet and the figure slower than ``min_speed`` (or after ``hold_time``), the foot
 behind is brought beside the other and the legs are handed back to the pose: it stands. Falling,
@@ -168,17 +170,20 @@ class SteppingSettings:
     """s: a stagger's step (spec)."""
     run_gap: float = 0.03
     """s: between a stagger's steps (spec)."""
-    stride: float = 0.485
-    """m: a stride, measured from between the feet to the capture point. Two strides (0.97 m) sit
-    between the capture point of a 240 N·s push from behind as it is first seen (0.95 m: it
-    steps and stands, 8 steps) and that of a push at the physics's blow cap (about 247 N·s and
-    up at the chest, physics/_blow.py: 0.98 m, a fall), so test_falls's blows still fell every
-    figure. At 0.475 a 210 N·s shove from the side fell without a step."""
+    stride: float = 0.735
+    """m: a stride, measured from between the feet to the capture point. Two strides (1.47 m) sit
+    between the capture point of a 360 N·s push at the chest from behind as it is first seen
+    (1.43 m: it staggers and stands) and those of test_falls's lightest blows (376 N·s over
+    backwards and sideways: 1.51 m; forwards 410: 1.63; a 390 from behind 1.55), so the spec's
+    "stands to 360, falls from 390" holds and test_falls's figures still take no step; measured
+    with the whole push (issue 18). Under the physics's old blow cap (from about 247 N·s at the
+    chest every push was the same one, 0.98 m) the stride was 0.485, two strides just under it,
+    and every push from behind from 255 N·s fell without a step."""
     wait_strides: float = 2.0
     """strides: the capture point further off than this, the first step waits for it to come back
-    (spec: a stride and a half). Measured at 1.5 (0.73 m): pushes from behind of 210 and 240 N·s
-    waited, stepped late and fell (5 steps, none); with no wait below two strides both stand
-    (7 and 8 steps), so the band is closed."""
+    (spec: a stride and a half). Measured at 1.5 strides of 0.485 m (0.73 m): pushes from behind
+    of 210 and 240 N·s waited, stepped late and fell (5 steps, none); with no wait below two
+    strides both stand (7 and 8 steps), so the band is closed."""
     run_strides: float = 3.0
     """strides: a stagger goes on while the capture point is within this (spec)."""
     stagger_lean: float = 0.5
@@ -196,9 +201,13 @@ class SteppingSettings:
     the side turned 89 degrees (122 on the pelvis as it is), but a 180 N·s shove from the side
     took 5 steps (2) and a 150 N·s shove from in front 6 (4)."""
     run_off: float = 0.2
-    """m: a step landed with the capture point off the feet by more than this, the run goes on
-    (within it the figure stands on its feet apart). At 0.12 a 180 N·s push from behind was still
-    staggering 3 s on (8 steps); at 0.2 it stands after 7; 0.05 staggered on every way."""
+    """m: a step landed with the capture point off the feet by more than this and the figure
+    moving at ``min_speed`` or more, the run goes on (within it the figure stands on its feet
+    apart). Without the speed, a figure stopped with its trunk folded forward over its hips
+    stepped on after a point no step could reach: with the whole push, 330 N·s from behind
+    staggered till 2.62 s, and with it its run is over at 0.88 s. At 0.12 a 180 N·s push from
+    behind was still staggering 3 s on (8 steps); at 0.2 it stands after 7; 0.05 staggered on
+    every way."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_STEP_OFF] = self.trigger
@@ -515,7 +524,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
             if far > prm[S_RUN_STRIDES]:
                 _release(f, nb, ff, fi, pbi, ji, True)
                 return True
-            if want_step or off > prm[S_RUN_OFF]:
+            if off > prm[S_RUN_OFF] and speed >= prm[S_STEP_SPEED]:
                 phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME])
             else:
                 phase = STEP_HOLD
@@ -541,8 +550,12 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
                 _release(f, nb, ff, fi, pbi, ji, True)
                 return True
             ff[f, F_STEP_T] = 0.0
-            if off > prm[S_RUN_OFF] and far <= prm[S_RUN_STRIDES]:
-                # still off the feet: a stagger, the next step after the gap
+            if (off > prm[S_RUN_OFF] and speed >= prm[S_STEP_SPEED]
+                    and far <= prm[S_RUN_STRIDES]):
+                # still off the feet and on the move: a stagger, the next step after the gap.
+                # Slower than min_speed the point is off only as far as the trunk leans (a
+                # shove from behind folds it forward over the hips): a step there cannot reach
+                # it, and a run that stepped on for it was still staggering 3 s later
                 fi[f, F_STAGGER] = 1
                 phase = STEP_GAP
             elif far > prm[S_RUN_STRIDES]:
