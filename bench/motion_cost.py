@@ -1,12 +1,13 @@
 """What POWERED figures cost a fixed step (spec/motion.md, test_motion_cost).
 
-0, 4, 16 and 32 figures bowing on one ground (tests/test_motion_cost.py's scene), 120 fixed
-steps timed once settled: the step (motion pre-step, physics, post-step), a figure, and figures
-within a millisecond; and 32 figures falling (the protective fall's aims, 0.1 s after 400 N·s
-blows) and 32 lying (their held shape, 3 s on). The spec's floor: a figure under 80 µs, a dozen within a millisecond; the
-goal 34 µs at 32. The physics step alone is timed too, to show the motion's own share, and the
-motion's pose phase (the pose drawn and, dressed, written into every rig) apart from the step. Each
-count runs on one solver thread and on every thread (physics.set_threads; the same bits).
+0, 4, 16 and 32 figures bowing on one ground (tests/test_motion_cost.py's scene), 120 fixed steps
+timed once settled: the step (motion pre-step, physics, post-step), a figure, and figures within a
+millisecond; and 32 figures falling (the protective fall's aims, 0.1 s after 400 N·s blows) and 32
+lying (their held shape, 3 s on). The spec's floor: a figure under 80 µs, a dozen within a
+millisecond; the goal 34 µs at 32. The physics step alone is timed too, to show the motion's own
+share, and the motion's pose phase (the pose drawn and, dressed, written into every rig) apart from
+the step. Each count runs on one solver thread and on every thread (physics.set_threads; the same
+bits).
 
     PYTHONPATH=. .venv/bin/python bench/motion_cost.py [--json PATH] [--steps 120]
 """

@@ -9,13 +9,13 @@ one ANIMATED on its clip until a ball thrown at its chest strikes it, which make
 (#581; it is put back on its clip before each throw). The blows land a second in, and again
 every few seconds.
 
-In front of them, the protective fall (issue 12): three protected fallers, each beside its unprotected
-twin (``set_protective(False)``), felled once a second in: over backwards (400 N·s at the chest
-from the front), forwards (440 from behind) and sideways (400 from its right). The protected reach
-for the ground with straight arms, tuck the head, give at the knees, land and lie holding the
-shape they landed in; the twins fall stiff. At the end of that row, a writher (issue 15): felled
-over backwards, it writhes for 3 s where it lands (legs drawn up and let down, arms folded over
-its front), then lies still.
+In front of them, the protective fall (issue 12): three protected fallers, each beside its
+unprotected twin (``set_protective(False)``), felled once a second in: over backwards (400 N·s at
+the chest from the front), forwards (440 from behind) and sideways (400 from its right). The
+protected reach for the ground with straight arms, tuck the head, give at the knees, land and lie
+holding the shape they landed in; the twins fall stiff. At the end of that row, a writher (issue
+15): felled over backwards, it writhes for 3 s where it lands (legs drawn up and let down, arms
+folded over its front), then lies still.
 
 Behind the row, a figure walks its clip (ANIMATED) across the picture with its left arm limp
 (issue 15, ``set_part_mode``): the arm hangs from its shoulder and swings as it walks.

@@ -308,6 +308,20 @@ def sync_rig(rt, rq, rs, wt, wq, at, aq, as_):
 
 
 @njit(cache=True, _nrt=False)
+def rig_in_animation_pose(rt, rq, rs, wt, wq, at, aq, as_):
+    """The rig put in the animation's pose (after taking what the animation wrote since the bodies
+    last did, ``sync_rig``): every bone's translation, rotation and scale from the animation, for
+    the dressed ones to be drawn from their bodies over it."""
+    sync_rig(rt, rq, rs, wt, wq, at, aq, as_)
+    for i in range(rt.shape[0]):
+        for c in range(3):
+            rt[i, c] = at[i, c]
+            rs[i, c] = as_[i, c]
+        for c in range(4):
+            rq[i, c] = aq[i, c]
+
+
+@njit(cache=True, _nrt=False)
 def mark_written(rt, rq, wt, wq, body_of):
     """The rig's dressed bones hold what the motion drew (not the animation): remember it."""
     for i in range(rt.shape[0]):
@@ -388,13 +402,7 @@ def draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, 
     if fi[f, F_MODE] == GETTING_UP:
         # the way up drawn exactly: its bodies this step (_get_up.py) into the rig, the bones
         # carried along in the animation's pose
-        sync_rig(rt, rq, rs, wt, wq, at, aq, as_)
-        for i in range(rt.shape[0]):
-            for c in range(3):
-                rt[i, c] = at[i, c]
-                rs[i, c] = as_[i, c]
-            for c in range(4):
-                rq[i, c] = aq[i, c]
+        rig_in_animation_pose(rt, rq, rs, wt, wq, at, aq, as_)
         for b in range(nb):
             for c in range(3):
                 bp[b, c] = pbf[f, b, PB_GU_P + c]
@@ -424,13 +432,7 @@ def draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, 
         return
     # the bodies drawn into the rig: the carried bones in the animation's pose, the dressed ones
     # solved from their bodies
-    sync_rig(rt, rq, rs, wt, wq, at, aq, as_)
-    for i in range(rt.shape[0]):
-        for c in range(3):
-            rt[i, c] = at[i, c]
-            rs[i, c] = as_[i, c]
-        for c in range(4):
-            rq[i, c] = aq[i, c]
+    rig_in_animation_pose(rt, rq, rs, wt, wq, at, aq, as_)
     for b in range(nb):
         s = pbi[f, b, PB_BODY]
         for c in range(3):
@@ -476,13 +478,7 @@ def draw_parts_rig(f, nb, fi, pbf, pbi, parent, f2, f3, i32, i64, bp, bq):
     at, aq, as_ = f2[o + R_ANIM_T], f2[o + R_ANIM_Q], f2[o + R_ANIM_S]
     wt, wq = f2[o + R_WRITTEN_T], f2[o + R_WRITTEN_Q]
     body_of = i64[k * NI64 + I_BODY_OF]
-    sync_rig(rt, rq, rs, wt, wq, at, aq, as_)
-    for i in range(rt.shape[0]):
-        for c in range(3):
-            rt[i, c] = at[i, c]
-            rs[i, c] = as_[i, c]
-        for c in range(4):
-            rq[i, c] = aq[i, c]
+    rig_in_animation_pose(rt, rq, rs, wt, wq, at, aq, as_)
     parts_world_rotations(nb, parent, pbf[f, :nb, PB_DRAWN_Q:PB_DRAWN_Q + 4], bq)
     mask = np.empty_like(body_of)
     parts_mask(f, pbi, pbf, body_of, mask)
