@@ -1006,6 +1006,20 @@ for _name, _call, _exc, _match in [
 ]:
     CASES.append((_name, "ragdoll", _call, _exc, _match))
 
+# -- a figure's own get-up clips (issue 13, _get_up.py): the names checked before any is set
+for _name, _call, _exc, _match in [
+    ("set_get_up_clips face_up 5",
+     lambda S: motion.set_get_up_clips(S.body, 5, None), T, r"\bface_up\b"),
+    ("set_get_up_clips face_down b'x'",
+     lambda S: motion.set_get_up_clips(S.body, None, b"x"), T, r"\bface_down\b"),
+    ("set_get_up_clips on a bare ragdoll",
+     lambda S: motion.set_get_up_clips(S.body, "GetUpFaceUp", None), V, r"\bno rig\b"),
+    ("set_get_up_clips on None",
+     lambda S: motion.set_get_up_clips(None, None, None), T, r"\bbody\b"),
+    ("get_up_clips on None", lambda S: motion.get_up_clips(None), T, r"\bbody\b"),
+]:
+    CASES.append((_name, "ragdoll", _call, _exc, _match))
+
 
 # -- closed engines: messages that name the engine, not "object 1 wears no figure"
 for _name, _call, _match in [
