@@ -318,9 +318,6 @@ def _stepping_table() -> list:
     return rows
 
 
-if __name__ == "__main__":
-    main()
-
 
 # ------------------------------------------------------------------------------ parts (issue 15)
 def _parts_table() -> list:
@@ -360,3 +357,7 @@ def _parts_table() -> list:
                      "pose_figure_us": round(pose_us / 32, 2)})
         print(f"{'yes' if limp else 'no':>9} {frame_us / 32:>7.1f} µs {pose_us / 32:>12.2f} µs")
     return rows
+
+
+if __name__ == "__main__":
+    main()
