@@ -31,7 +31,6 @@ from numba import njit
 from ae3d import human
 from ae3d.physics._layout import (
     B_POS,
-    B_QUAT,
     DRIVE_AIM,
     DRIVE_POSE,
     J_AIM,
@@ -45,7 +44,7 @@ from ae3d.physics._layout import (
     J_TWIST_LO,
 )
 
-from ._kin import qmul, qnorm, qrot
+from ._kin import body_quat, qmul, qnorm, qrot
 from ._layout import (
     F_AIMED,
     F_FALL_DIR,
@@ -122,11 +121,6 @@ class FallSettings:
 
 # ------------------------------------------------------------------------------ the verbs
 @njit(cache=True, _nrt=False)
-def _q(bf, s):
-    return bf[s, B_QUAT], bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3]
-
-
-@njit(cache=True, _nrt=False)
 def _aim(jf, ji, j, x, y, z, w):
     x, y, z, w = qnorm(x, y, z, w)
     jf[j, J_AIM] = x
@@ -150,7 +144,7 @@ def _along(bf, jf, ji, j, dx, dy, dz):
     """Aim joint j's bone straight along the world direction d (unit), from its rotation now:
     the shortest turn taking the bone's own direction from its joint onto d."""
     b = ji[j, J_BODY_B]
-    qx, qy, qz, qw = _q(bf, b)
+    qx, qy, qz, qw = body_quat(bf, b)
     lx, ly, lz = -jf[j, J_PB], -jf[j, J_PB + 1], -jf[j, J_PB + 2]
     n = math.sqrt(lx * lx + ly * ly + lz * lz)
     if n < 1e-9:
@@ -175,7 +169,7 @@ def _turned_from_parent(bf, jf, ji, j, kx, kz, angle):
     """Aim joint j's bone at its target from where its parent is now, turned ``angle`` rad about
     the world's horizontal axis (kx, 0, kz)."""
     a = ji[j, J_BODY_A]
-    px, py, pz, pw = _q(bf, a)
+    px, py, pz, pw = body_quat(bf, a)
     tx, ty, tz, tw = qmul(px, py, pz, pw, jf[j, J_TARGET], jf[j, J_TARGET + 1],
                           jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
     s = math.sin(0.5 * angle)
@@ -188,7 +182,7 @@ def _knee(bf, jf, ji, j, give):
     """Aim a hinge (the knee) ``give`` rad toward its bend (the side of its range with the more
     room) from its target, its parent where it is now."""
     a = ji[j, J_BODY_A]
-    px, py, pz, pw = _q(bf, a)
+    px, py, pz, pw = body_quat(bf, a)
     g = give if jf[j, J_TWIST_HI] >= -jf[j, J_TWIST_LO] else -give
     # target * frameB * Rx(g) * frameB^-1: the child turned g about the hinge's axis
     fx, fy, fz, fw = jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]
@@ -216,7 +210,7 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
             return True
         return False
     pel = pbi[f, _PELVIS, PB_BODY]
-    qx, qy, qz, qw = _q(bf, pel)
+    qx, qy, qz, qw = body_quat(bf, pel)
     # the way of the fall: the pelvis's up over the ground (kept while it stands near upright)
     ux, uy, uz = qrot(qx, qy, qz, qw, up_local[0], up_local[1], up_local[2])
     h = math.sqrt(ux * ux + uz * uz)

@@ -69,7 +69,7 @@ from ae3d import human
 from ae3d.physics._layout import B_DIMS, B_POS, B_QUAT
 
 from . import _keyed as K
-from ._kin import local_to_world, qmul, qrot
+from ._kin import local_to_world, qmul, qrot, relative_from_world
 from ._landing import lowest_point
 from ._layout import (
     ANIMATED,
@@ -301,7 +301,7 @@ def _clip_way(f, t, nb, ff, fi, pbf, pbi, prm, parent, bf, jf, sc):
     if t < blend:
         local_to_world(nb, parent, joints, jf, oq, ot, wp, wq)
         K.interpolate(nb, waq, at, wq, ot, K.ease(t / blend), wq, ot)
-        K.world_to_local(nb, parent, wq, oq)
+        relative_from_world(nb, parent, wq, oq)
     local_to_world(nb, parent, joints, jf, oq, ot, wp, wq)
     lift = low_a + (low_b - low_a) * K.ease(t / end) - _lowest(f, nb, pbi, bf, wp, wq)
     mx = 0.0
@@ -381,7 +381,7 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
         # a limb and the trunk turning the same way each step, slerped joint by joint, add up
         # past the 6 degrees a step a bone may turn
         K.interpolate(nb, waq, at, wbq, bt, s, wq, ot)
-        K.world_to_local(nb, parent, wq, oq)
+        relative_from_world(nb, parent, wq, oq)
     else:
         K.interpolate(nb, aq, at, bq, bt, s, oq, ot)
     local_to_world(nb, parent, joints, jf, oq, ot, wp, wq)

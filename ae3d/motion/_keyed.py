@@ -79,23 +79,6 @@ def interpolate(nb, a_q, a_t, b_q, b_t, s, out_q, out_t):
 
 
 @njit(cache=True, _nrt=False)
-def world_to_local(nb, parent, wq, out_q):
-    """Local rotations from world ones: out[0] = wq[0], out[b] = wq[parent]^-1 wq[b] (w >= 0)."""
-    for c in range(4):
-        out_q[0, c] = wq[0, c]
-    for b in range(1, nb):
-        a = parent[b]
-        x, y, z, w = qmul(-wq[a, 0], -wq[a, 1], -wq[a, 2], wq[a, 3], wq[b, 0], wq[b, 1],
-                          wq[b, 2], wq[b, 3])
-        if w < 0.0:
-            x, y, z, w = -x, -y, -z, -w
-        out_q[b, 0] = x
-        out_q[b, 1] = y
-        out_q[b, 2] = z
-        out_q[b, 3] = w
-
-
-@njit(cache=True, _nrt=False)
 def lowest_of(nb, p, q, dims):
     """m: the lowest point of capsules at poses ``p`` (n, 3), ``q`` (n, 4), ``dims`` (n, 2)
     (radius, half segment along the body's y)."""
@@ -307,6 +290,6 @@ def lift_feet(r: Any) -> None:
         physics.ragdoll_plant(r, b, None)
 
 
-__all__ = ["STAGE", "ease", "interpolate", "world_to_local", "lowest_of", "key_from_leans",
+__all__ = ["STAGE", "ease", "interpolate", "lowest_of", "key_from_leans",
            "key_world", "standing_world", "set_down", "ground_under", "sole_point", "knee_point",
            "plant_feet", "lift_feet", "pass_through", "yaw_quat", "dims_of", "move_key", "soles_of"]

@@ -100,6 +100,12 @@ def anim_bodies(f, nb, parent, ff, pbf, pbi, jf, out_p, out_q):
 
 
 @njit(cache=True, _nrt=False)
+def body_quat(bf, s):
+    """The world rotation (x, y, z, w) of body slot ``s``."""
+    return bf[s, B_QUAT], bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3]
+
+
+@njit(cache=True, _nrt=False)
 def relative_from_world(nb, parent, q, out):
     """out[0] = q[0]; out[b] = q[parent]^-1 q[b] (w >= 0) for the other bones."""
     for c in range(4):

@@ -51,7 +51,6 @@ from ae3d.physics._kernels_joints import clamp_swing_twist
 from ae3d.physics._layout import (
     B_MASS,
     B_POS,
-    B_QUAT,
     B_V,
     DRIVE_AIM,
     DRIVE_POSE,
@@ -71,7 +70,7 @@ from ae3d.physics._layout import (
     JOINT_HINGE,
 )
 
-from ._kin import qmul, qnorm, qrot
+from ._kin import body_quat, qmul, qnorm, qrot
 from ._layout import (
     F_ANIM_POS,
     F_ANIM_ROT,
@@ -239,14 +238,9 @@ class SteppingSettings:
 
 # ------------------------------------------------------------------------------ geometry
 @njit(cache=True, _nrt=False)
-def _q(bf, s):
-    return bf[s, B_QUAT], bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3]
-
-
-@njit(cache=True, _nrt=False)
 def _joint_point(bf, jf, j, s):
     """The world point of joint j on its body B (slot s)."""
-    qx, qy, qz, qw = _q(bf, s)
+    qx, qy, qz, qw = body_quat(bf, s)
     x, y, z = qrot(qx, qy, qz, qw, jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2])
     return bf[s, B_POS] + x, bf[s, B_POS + 1] + y, bf[s, B_POS + 2] + z
 
@@ -254,7 +248,7 @@ def _joint_point(bf, jf, j, s):
 @njit(cache=True, _nrt=False)
 def _far_end(bf, jf, j, s):
     """The bone's far end from its joint j (its body B at slot s): the ankle of a calf."""
-    qx, qy, qz, qw = _q(bf, s)
+    qx, qy, qz, qw = body_quat(bf, s)
     x, y, z = qrot(qx, qy, qz, qw, jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2])
     return bf[s, B_POS] - x, bf[s, B_POS + 1] - y, bf[s, B_POS + 2] - z
 
@@ -339,7 +333,7 @@ def _aim_leg(bf, jf, ji, j, px, py, pz, ax, ay, az, aw):
     is now. Taken from the pelvis where it is, a swinging leg's turn carried the pelvis and the
     legs round with it (122 degrees in a 210 N·s stagger from the side)."""
     pel = ji[j, J_BODY_A]
-    qx, qy, qz, qw = _q(bf, pel)
+    qx, qy, qz, qw = body_quat(bf, pel)
     tx, ty, tz, tw = qmul(ax, ay, az, aw, jf[j, J_TARGET], jf[j, J_TARGET + 1],
                           jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
     lx, ly, lz = -jf[j, J_PB], -jf[j, J_PB + 1], -jf[j, J_PB + 2]
@@ -375,7 +369,7 @@ def _bend_knee(bf, jf, ji, j, bend):
     """Aim a knee (hinge j) ``bend`` rad toward its bend from its target, its thigh where it is
     now (as the fall's knees give)."""
     a = ji[j, J_BODY_A]
-    px, py, pz, pw = _q(bf, a)
+    px, py, pz, pw = body_quat(bf, a)
     g = bend if jf[j, J_TWIST_HI] >= -jf[j, J_TWIST_LO] else -bend
     fx, fy, fz, fw = jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]
     s = math.sin(0.5 * g)
@@ -392,7 +386,7 @@ def _bend_trunk(bf, jf, ji, j, kx, kz, angle):
     """Aim spine joint j at its target from where its parent is now, turned ``angle`` about the
     world's horizontal axis (kx, 0, kz)."""
     a = ji[j, J_BODY_A]
-    px, py, pz, pw = _q(bf, a)
+    px, py, pz, pw = body_quat(bf, a)
     tx, ty, tz, tw = qmul(px, py, pz, pw, jf[j, J_TARGET], jf[j, J_TARGET + 1],
                           jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
     s = math.sin(0.5 * angle)
@@ -471,7 +465,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
         x, y, z = _hip(bf, jf, ji, pbi[f, _THIGHS[k], PB_JOINT])
         hip[k, 0], hip[k, 1], hip[k, 2] = x, y, z
     pel = pbi[f, 0, PB_BODY]
-    qx, qy, qz, qw = _q(bf, pel)
+    qx, qy, qz, qw = body_quat(bf, pel)
     fx, fy, fz = qrot(qx, qy, qz, qw, fwd_local[0], fwd_local[1], fwd_local[2])
     fh = math.sqrt(fx * fx + fz * fz)
     if fh < 1e-6:
