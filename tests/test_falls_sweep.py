@@ -15,7 +15,8 @@ broad; ``falls.make_plus_x_rig``).
 Measured on phys's solver (issue 18, merged): nothing blows up; the +X rig holds every limit
 (deepest 1.2 cm, fastest 14.0 m/s after 0.2 s); the box man and the Mixamo man each have one
 capsule just past 3 cm into the ground (3.3 and 3.0 cm), strict xfails until the contacts took
-their effective masses from the current pose (session 5): now every rig within 3 cm. Before it: the box man's and the +X rig's worlds blow up 0.2 s
+their effective masses from the current pose (session 5): now every rig within 3 cm. Before it:
+the box man's and the +X rig's worlds blow up 0.2 s
 after the blows, every figure in them at once (bodies at 1e100 m/s and more); one 556 N·s blow at
 the chest, 53 degrees from ahead, does it, and main's code without the protective fall does it
 too. A single protected box man struck so blows up at 0.13 s on its reaching arms, its twin does

@@ -5,8 +5,9 @@ kernel asks it for the relative angular velocity that closes the gap in ``drive_
 ``drive_max_w``) within its budget, full budget x figure strength x (1 - the share a blow took).
 A landed figure's motors hold the shape it landed in instead (``_landing.py``'s ``F_HOLD`` and
 ``PB_HELD_Q``), on that share of the budget, braking near it. ANIMATED, the motor is off and the
-joint's spring (the ragdoll's ``a`` Hz, critically damped) pulls toward the pose instead: a spring's stiffness is relative to two small inertias and sags,
-so it is no muscle (spec "A joint's muscle is its motor"). LIMP: neither; joint friction only.
+joint's spring (the ragdoll's ``a`` Hz, critically damped) pulls toward the pose instead: a
+spring's stiffness is relative to two small inertias and sags, so it is no muscle (spec "A
+joint's muscle is its motor"). LIMP: neither; joint friction only.
 
 A blow's share comes back linearly over the recovery time (``set_recovery``).
 

@@ -208,13 +208,15 @@ def table(rows) -> str:
     for r in rows:
         lines.append(
             f"| {r['way']} | {r['slower']} of {r['n']} | {r['head_p']:.2f} / {r['head_t']:.2f} "
-            f"m/s ({r['n'] - r['head_never']} protected heads met the ground) | {r['second']} | {r['still3']} (the slowest {r['slowest']:.2f} s) | "
+            f"m/s ({r['n'] - r['head_never']} protected heads met the ground) | {r['second']} | "
+            f"{r['still3']} (the slowest {r['slowest']:.2f} s) | "
             f"{r['knees']:.2f} rad |")
     return "\n".join(lines)
 
 
-# ------------------------------------------------------------------------------ the robustness sweep
-HEIGHTS = (human.BONE_SPINE_03, human.BONE_SPINE_01, human.BONE_PELVIS)   # chest, belly, pelvis
+# ----------------------------------------------------------------------------- the robustness sweep
+# chest, belly, pelvis
+HEIGHTS = (human.BONE_SPINE_03, human.BONE_SPINE_01, human.BONE_PELVIS)
 
 
 def make_plus_x_rig(folder: str) -> str:
