@@ -35,7 +35,7 @@ _SHAPE_INST_DTYPE = np.dtype([("model", "f4", 16), ("dims", "f4", 4), ("color", 
 _SHAPE_KINDS = ("sphere", "capsule", "box", "cylinder")  # u_kind 0..3; physics SHAPE_* 0,1,2,4
 _PASSES = ("colour", "depth", "pick")
 _FIGURE_REACH = 1.0  # m: a figure's bones and shadow about the mean of its bones, loosely
-_SHADOW_REACH = 2.5  # m: how far from a figure's centre its shadow on the ground may fall
+_RECT_CELLS = 4  # a shadow-reading ground rectangle's grid (its light and fog at the corners)
 _SUN_HEIGHT = 60.0  # m: the shadow map's eye above its centre, along the light
 
 
@@ -241,6 +241,9 @@ class Renderer:
         self._sky_tris: Any = None
         self.blob_buf: Any = None
         self.blob_cap = 0
+        self._rect_unit: Any = None  # the shadow-reading ground rectangles' unit grid
+        self._rect_buf: Any = None
+        self._rect_cap = 0
         self.blob_vao: Any = None
         self.bones_tex: Any = None
         self.bones_shape = (0, 0)
@@ -405,10 +408,11 @@ class Renderer:
                 # every figure of the group skinned in one matmul: world[bone] @ inverse_bind
                 skin = np.matmul(W[:, mesh.joint_bones], mesh.inverse_bind)
                 rows[off:off + n, :mesh.joint_count] = skin.transpose(0, 1, 3, 2)
-                groups.append((key, mesh, items, W[:, :, :3, 3].mean(axis=1), off))
+                groups.append((key, mesh, items, W[:, :, :3, 3].mean(axis=1), off,
+                               W[:, :, :3, 3]))
                 off += n
             near_all = self._near_casters(scene, np.concatenate([g[3] for g in groups]))
-            for key, mesh, items, centres, off in groups:
+            for key, mesh, items, centres, off, _bones in groups:
                 n = len(items)
                 g: _Group | None = self.groups.get(key)
                 if g is None or self.group_meshes.get(key) is not mesh:
@@ -435,11 +439,8 @@ class Renderer:
                 inst["id"] = g.ids[order]
                 draws.append((g, inst, n_near, centres[order]))
             if q.blobs and near_all.any():
-                c = np.concatenate([g[3] for g in groups])[near_all]
-                lo, hi = c[:, [0, 2]].min(axis=0), c[:, [0, 2]].max(axis=0)
-                half = (hi - lo) / 2 + _SHADOW_REACH
-                rect = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2, float(half.max()),
-                        float(half[0] / half.max()), float(half[1] / half.max()))
+                rect = self._shadow_footprints(
+                    scene, [g[5][near_all[g[4]:g[4] + len(g[2])]] for g in groups])
             shape = (jmax * 4, total)
             if self.bones_tex is None or self.bones_shape[0] < shape[0] or \
                     self.bones_shape[1] < shape[1]:
@@ -488,10 +489,33 @@ class Renderer:
             if solid:  # shapes cast anywhere in the map: the ground reads all of it
                 d = np.asarray(scene.light.direction, dtype=np.float64)
                 half = self._map_half(scene) / max(abs(d[1]) / np.linalg.norm(d), 0.3)
-                rect = (float(scene.camera.target[0]), float(scene.camera.target[2]), half,
-                        1.0, 1.0)
+                cx, cz = float(scene.camera.target[0]), float(scene.camera.target[2])
+                rect = np.array([[cx - half, cz - half, cx + half, cz + half]])
         return {"figures": draws, "hordes": hdraws, "solid": solid, "overlay": overlay,
-                "blobs": blobs, "shadow_rect": rect if self.map_on else None}
+                "blobs": blobs, "shadow_rects": rect if self.map_on else None}
+
+    def _shadow_footprints(self, scene: Scene, bones: list[np.ndarray]) -> np.ndarray:
+        """(n, 4) rectangles x0, z0, x1, z1 (m) of the ground where each of the map's casters
+        can darken it: its bones (``bones``: per group (figures, bones, 3) m) and their
+        shadows cast along the sun onto the ground, padded by a quarter of the figure's
+        height (its limbs about the bones) and 10 cm. Only these read the shadow map (the
+        cheap ground): one rectangle about all the casters covered a third of the strike
+        scene's screen; a rectangle each covers a few square metres a figure."""
+        d = np.asarray(scene.light.direction, dtype=np.float64)
+        d = d / np.linalg.norm(d)
+        y0 = scene.ground_height()
+        out = []
+        for P in bones:
+            if not len(P):
+                continue
+            P = P.astype(np.float64)
+            t = np.maximum(P[..., 1] - y0, 0.0) / max(d[1], 0.2)  # a low sun: shadows bounded
+            Q = P - d * t[..., None]
+            xz = np.concatenate([P[..., [0, 2]], Q[..., [0, 2]]], axis=1)  # (figures, 2b, 2)
+            pad = 0.25 * (P[..., 1].max(axis=1) - P[..., 1].min(axis=1)) + 0.1
+            out.append(np.concatenate([xz.min(axis=1) - pad[:, None],
+                                       xz.max(axis=1) + pad[:, None]], axis=1))
+        return np.concatenate(out) if out else np.zeros((0, 4))
 
     def _near_casters(self, scene: Scene, centres: np.ndarray) -> np.ndarray:
         """(n,) bool: the figures (centres (n, 3) m) that cast into the shadow map: all in
@@ -716,36 +740,42 @@ class Renderer:
 
     def _ground(self, scene: Scene, data: dict, vp, pass_: str) -> None:
         """The ground: a square of the far plane's half size about the camera's target; where
-        the cheap ground reads the shadow map only about its casters, that rectangle is drawn
-        first and the rest, pushed back by a polygon offset, around it."""
+        the cheap ground reads the shadow map only about its casters, those rectangles
+        (``_shadow_footprints``) are drawn first, in one draw, and the rest, pushed back by a
+        polygon offset, around them."""
         if not scene.ground or pass_ == "depth":  # the ground casts no shadow worth its fill
             return
         ctx = self.ctx
         cam = scene.camera
         y = scene.ground_height()
-        squares = []
-        rect = data.get("shadow_rect") if pass_ == "colour" else None
-        if rect is not None and self.quality.ground == "cheap":
-            squares.append((rect, True))
-        squares.append(((float(cam.target[0]), float(cam.target[2]), min(cam.far, 1000.0),
-                         1.0, 1.0), None))
+        rects = data.get("shadow_rects") if pass_ == "colour" else None
+        if rects is not None and not (len(rects) and self.quality.ground == "cheap"):
+            rects = None
         if pass_ == "colour":
             self._stage("models")
         ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
-        for k, (sq, shadow) in enumerate(squares):
+        steps = ([("rects", True)] if rects is not None else []) + [("square", None)]
+        for k, (what, shadow) in enumerate(steps):
             extra = ["GROUND_RECT"] if shadow else []
             prog = self._prog("ground", pass_,
                               self._defines("ground", pass_, shadow=shadow) + extra)
             self._uniforms(scene, prog, vp, pass_)
-            self._set(prog, "u_centre", (sq[0], y, sq[1]))
-            self._set(prog, "u_half", sq[2])
-            self._set(prog, "u_aspect", (sq[3], sq[4]))
+            if what == "rects":  # the rectangles' grids in world x, z
+                self._set(prog, "u_centre", (0.0, y, 0.0))
+                self._set(prog, "u_half", 1.0)
+                self._set(prog, "u_aspect", (1.0, 1.0))
+            else:
+                self._set(prog, "u_centre", (float(cam.target[0]), y, float(cam.target[2])))
+                self._set(prog, "u_half", min(cam.far, 1000.0))
+                self._set(prog, "u_aspect", (1.0, 1.0))
             self._set(prog, "u_id", ID_GROUND)
             self._set(prog, "u_ground_color", tuple(scene.ground_color))
             self._set(prog, "u_line_color", tuple(scene.ground_line_color))
             if k:
                 ctx.polygon_offset = (1.0, 4.0)
-            if "GROUND_CHEAP" in prog.extra:  # its light and fog at a grid's corners
+            if what == "rects":
+                self._rects_vao(prog, rects).render(vertices=len(rects) * 6 * _RECT_CELLS ** 2)
+            elif "GROUND_CHEAP" in prog.extra:  # its light and fog at a grid's corners
                 self._grid_vao(prog).render()
             else:
                 self._quad_vao(prog).render()
@@ -754,6 +784,35 @@ class Renderer:
         ctx.enable(moderngl.CULL_FACE)
         if pass_ == "colour":
             self._stage("ground")
+
+    def _rects_vao(self, prog: moderngl.Program, rects: np.ndarray) -> moderngl.VertexArray:
+        """The ground rectangles ``rects`` (n, 4: x0, z0, x1, z1 m) as a grid of
+        ``_RECT_CELLS`` squared cells each (triangles, world x, z in ``in_xz``)."""
+        if self._rect_unit is None:
+            g = np.linspace(0.0, 1.0, _RECT_CELLS + 1)
+            x0, y0 = np.meshgrid(g[:-1], g[:-1])
+            x1, y1 = x0 + g[1], y0 + g[1]
+            self._rect_unit = np.stack([x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1],
+                                       axis=-1).reshape(-1, 2)          # (6 cells, 2) in 0..1
+        r = np.asarray(rects, dtype=np.float64)
+        u = self._rect_unit
+        xz = np.empty((len(r), len(u), 2), dtype=np.float32)
+        xz[:, :, 0] = r[:, None, 0] + u[None, :, 0] * (r[:, 2] - r[:, 0])[:, None]
+        xz[:, :, 1] = r[:, None, 1] + u[None, :, 1] * (r[:, 3] - r[:, 1])[:, None]
+        if xz.nbytes > self._rect_cap:
+            if self._rect_buf is not None:
+                self._rect_buf.release()
+                for key in [k for k in self.quad_vaos if isinstance(k, tuple)]:
+                    self.quad_vaos.pop(key).release()
+            self._rect_cap = max(4096, 1 << (xz.nbytes - 1).bit_length())
+            self._rect_buf = self.ctx.buffer(reserve=self._rect_cap, dynamic=True)
+        self._rect_buf.write(xz.tobytes())
+        key = ("rects", id(prog))
+        v = self.quad_vaos.get(key)
+        if v is None:
+            v = self.quad_vaos[key] = self.ctx.vertex_array(
+                prog, [(self._rect_buf, "2f", "in_xz")], skip_errors=True)
+        return v
 
     def _draw_blobs(self, scene: Scene, vp, rows: np.ndarray, target) -> None:
         """Soft dark discs on the ground (over it, under everything standing on it)."""
@@ -1009,6 +1068,10 @@ class Renderer:
                 x.release()
         self.sky_grid = self.sky_buf = None
         self.sky_cap = 0
+        if self._rect_buf is not None:
+            self._rect_buf.release()
+            self._rect_buf = None
+            self._rect_cap = 0
         for x in (self.blob_vao, self.blob_buf):
             if x is not None:
                 x.release()
