@@ -22,7 +22,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from . import _lod, _meshes, _quality, _shaders, _xform
+from . import _impostor, _lod, _meshes, _quality, _shaders, _xform
 from ._scene import BODY_BASE, ID_GROUND, Scene
 
 _SKIN_VERT_FMT = ("3f 3f 4f 4f 3f", "in_pos", "in_normal", "in_joints", "in_weights", "in_color")
@@ -172,6 +172,7 @@ class _HordeGPU:
         self.tex: Any = None
         self.bank_version = -1
         self.used = True
+        self.impostors: Any = None  # _impostor.Impostors of this bank, baked on first use
         # m: a blob under one member, from its height as the bank's first pose stands it (the
         # bind positions may be in another unit: Mixamo's are centimetres under a 0.01 scale)
         top = _posed_heights(horde.mesh, horde.bank[0])
@@ -191,11 +192,22 @@ class _HordeGPU:
         self.tex.repeat_x = False
         self.tex.repeat_y = True
         self.bank_version = horde.bank_version
+        if self.impostors is not None:  # a new bank: new pictures
+            self.impostors.release()
+            self.impostors = None
+
+    def bake_impostors(self, r: Renderer, horde) -> None:
+        """The far field's pictures of this bank (once a bank; after ``upload_bank``)."""
+        if self.impostors is None:
+            self.impostors = _impostor.Impostors(r, self.group, self.tex, horde)
 
     def release(self) -> None:
         self.group.release()
         if self.tex is not None:
             self.tex.release()
+        if self.impostors is not None:
+            self.impostors.release()
+            self.impostors = None
 
 
 class Renderer:
@@ -262,6 +274,8 @@ class Renderer:
         self.resize(width, height)
         self.light_vp = np.eye(4)
         self.frames_drawn = 0
+        self.impostors_drawn = 0  # horde instances drawn as impostors by the last colour or
+        # pick pass (``draw``, ``id_image``, ``pick``)
         # a callable given each stage's name as ``draw`` ends it (``bench/render.py --stages``
         # finishes the GL there and reads the process's CPU time); None: no calls
         self.stage_hook: Any = None
@@ -281,6 +295,11 @@ class Renderer:
             frags = {"colour": S.FRAG_COLOUR, "depth": S.FRAG_DEPTH, "pick": S.FRAG_PICK}
             if kind == "sky":
                 vert, frag = S.VERT_SKY, S.FRAG_SKY
+            elif kind == "bake":
+                vert, frag = S.VERT_BAKE, S.FRAG_BAKE
+            elif kind == "impostor":
+                vert = S.VERT_IMPOSTOR
+                frag = S.FRAG_IMPOSTOR_PICK if pass_ == "pick" else S.FRAG_IMPOSTOR
             elif kind == "blob":
                 vert, frag = S.VERT_BLOB, S.FRAG_BLOB
             else:
@@ -467,6 +486,8 @@ class Renderer:
                 hg = self.hordes[id(h)] = _HordeGPU(self, h)
                 self.horde_objs[id(h)] = h
             hg.upload_bank(self, h)
+            if q.impostor > 0:
+                hg.bake_impostors(self, h)
             n = int(h.count)
             if not h.visible or n == 0:
                 continue
@@ -657,11 +678,33 @@ class Renderer:
         level = np.minimum(np.searchsorted(np.asarray(lod), d), g.levels - 1)
         return [(k, inst[level == k]) for k in range(g.levels) if (level == k).any()]
 
+    def _impostor_split(self, hg: _HordeGPU, inst: np.ndarray, scene: Scene, pass_: str):
+        """(instances drawn as meshes, instances drawn as impostors or None): impostors
+        beyond the preset's ``impostor`` distance from the eye where the eye is no more than
+        ``_impostor.MAX_ELEVATION`` above the picture's middle (colour and pick passes)."""
+        dist = self.quality.impostor
+        if dist <= 0 or pass_ == "depth" or hg.impostors is None:
+            return inst, None
+        eye = np.asarray(scene.camera.eye, dtype=np.float64)
+        v = inst["place"][:, :3].astype(np.float64) - eye
+        across = np.hypot(v[:, 0], v[:, 2])
+        _, lo, hi, _ = hg.impostors.cell
+        up = -v[:, 1] - 0.5 * (lo + hi)  # the eye above the picture's middle
+        far = (across * across + v[:, 1] * v[:, 1] > dist * dist) & \
+            (up <= np.tan(_impostor.MAX_ELEVATION) * across)
+        if not far.any():
+            return inst, None
+        # nearest first: the early depth test spares the fragments of those behind them
+        order = np.argsort(across[far], kind="stable")
+        return inst[~far], inst[far][order]
+
     def _geometry(self, scene: Scene, data: dict, vp, pass_: str) -> list[np.ndarray]:
         """Draw the opaque geometry for ``pass_``; returns the blob records of the horde
         instances drawn (colour pass of a preset with blobs)."""
         q = self.quality
         blobs: list[np.ndarray] = []
+        if pass_ != "depth":
+            self.impostors_drawn = 0
         # the ground first in high (the image before the presets); last in low, where the
         # figures standing on it hide its fragments from the shader (early depth test)
         ground_last = q.sky_last and pass_ == "colour"
@@ -728,9 +771,19 @@ class Renderer:
             self._set(prog, "u_frames", h.frames)
             self._set(prog, "u_facing", float(h.facing))
             hg.tex.use(0)
-            for level, part in self._levels(hg.group, sub, sub["place"][:, :3], scene, pass_):
+            mesh_sub, far = self._impostor_split(hg, sub, scene, pass_)
+            for level, part in self._levels(hg.group, mesh_sub, mesh_sub["place"][:, :3], scene,
+                                            pass_):
                 hg.group.write(part, level)
                 hg.group.vao(prog, level).render(instances=len(part))
+            if far is not None and len(far):
+                iprog = self._prog("impostor", pass_,
+                                   [d for d in base if d != "FLAT_NORMALS"])
+                self._uniforms(scene, iprog, vp, pass_)
+                self._set(iprog, "u_eye", tuple(float(x) for x in scene.camera.eye))
+                self._set(iprog, "u_facing", float(h.facing))
+                hg.impostors.draw(self, iprog, far, _SKIN_INST_FMT)
+                self.impostors_drawn += len(far)
             if pass_ == "colour" and q.blobs:
                 blobs.append(self._blob_rows(sub["place"][:, :3].astype(np.float64),
                                              hg.blob_radius, scene))

@@ -421,6 +421,140 @@ void main() {
 """
 
 
+# ------------------------------------------------------------------ far-field impostors (low)
+# A horde's far instances are one quad each, facing the eye about the vertical, showing a
+# picture of the figure baked once per pose bank (``_impostor``): IMPOSTOR_ANGLES views about
+# it for every (nearest) bank frame, each picture's base colour (rgb, alpha: covered) and its
+# figure-local normal. The quad's fragments light that normal as the mesh's would: a few
+# fragments and two triangles for the 60 triangles and 40 skinned vertices of the coarsest mesh.
+VERT_BAKE = VERSION + """
+in vec3 in_pos; in vec3 in_normal; in vec4 in_joints; in vec4 in_weights; in vec3 in_color;
+uniform sampler2D u_bones;   // the bank (a row a frame)
+uniform int u_frames;        // bank frames
+uniform ivec2 u_grid;        // views about the figure (columns), atlas frames (rows)
+uniform vec4 u_cell;         // half width, bottom, top (m), reach (m) for the depth
+out vec3 v_lp; out vec3 v_n; out vec4 v_color;
+
+mat4 bone(int j, int row) {
+    return mat4(texelFetch(u_bones, ivec2(j * 4 + 0, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 1, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 2, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 3, row), 0));
+}
+
+void main() {
+    // one instance a picture: view k (columns) of atlas frame r (rows)
+    int k = gl_InstanceID % u_grid.x;
+    int r = gl_InstanceID / u_grid.x;
+    int row = int(floor(float(r) * float(u_frames) / float(u_grid.y) + 0.5)) % u_frames;
+    ivec4 jn = ivec4(in_joints + 0.5);
+    mat4 skin = in_weights.x * bone(jn.x, row);
+    if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
+    if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
+    if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+    vec3 lp = (skin * vec4(in_pos, 1.0)).xyz;
+    v_lp = lp;
+    v_n = mat3(skin) * in_normal;
+    v_color = vec4(in_color, 1.0);
+    // seen from d = (sin t, 0, cos t) about the figure, orthographic: right (cos t, 0, -sin t)
+    float t = 6.283185307179586 * float(k) / float(u_grid.x);
+    vec3 d = vec3(sin(t), 0.0, cos(t));
+    vec3 right = vec3(d.z, 0.0, -d.x);
+    float x = dot(lp, right) / u_cell.x;
+    float y = (lp.y - u_cell.y) / (u_cell.z - u_cell.y) * 2.0 - 1.0;
+    gl_Position = vec4((float(k) + 0.5 + 0.5 * x) / float(u_grid.x) * 2.0 - 1.0,
+                       (float(r) + 0.5 + 0.5 * y) / float(u_grid.y) * 2.0 - 1.0,
+                       -dot(lp, d) / u_cell.w, 1.0);
+}
+"""
+
+FRAG_BAKE = VERSION + """
+in vec3 v_lp; in vec3 v_n; in vec4 v_color;
+layout(location = 0) out vec4 f_color;
+layout(location = 1) out vec4 f_normal;
+void main() {
+#ifdef FLAT_NORMALS
+    vec3 n = normalize(cross(dFdx(v_lp), dFdy(v_lp)));
+#else
+    vec3 n = normalize(v_n);
+    if (!gl_FrontFacing) n = -n;
+#endif
+    f_color = vec4(v_color.rgb, 1.0);
+    f_normal = vec4(n * 0.5 + 0.5, 1.0);
+}
+"""
+
+VERT_IMPOSTOR = VERSION + VERT_FOG + """
+in vec2 in_xz;     // the quad's corner, -1..1
+in vec4 i_place;   // x, y, z (m), heading (rad)
+in vec4 i_tint;    // rgb multiplier, phase 0..1
+in uint i_row;
+in uint i_id;
+uniform float u_facing;
+uniform ivec2 u_grid;      // views, atlas frames
+uniform vec4 u_cell;       // half width, bottom, top (m)
+uniform sampler2D u_rects; // each picture's covered rectangle: x0, x1, y0, y1 (m)
+uniform mat4 u_vp;
+#ifndef FOG_VERTEX
+uniform vec3 u_eye;
+#endif
+out vec2 v_uv; out vec3 v_wp; flat out vec2 v_cs; flat out vec3 v_tint; flat out uint v_id;
+void main() {
+    float a = i_place.w + u_facing;
+    float c = cos(a), s = sin(a);
+    vec2 e = u_eye.xz - i_place.xz;
+    e = dot(e, e) > 1e-12 ? normalize(e) : vec2(0.0, 1.0);
+    // the eye's direction in the figure's frame (the heading's rotation undone): its view
+    float lx = c * e.x - s * e.y, lz = s * e.x + c * e.y;
+    float t = atan(lx, lz) / 6.283185307179586;
+    int k = int(floor(t * float(u_grid.x) + 0.5)) % u_grid.x;
+    if (k < 0) k += u_grid.x;
+    int r = int(floor(fract(i_tint.w) * float(u_grid.y) + 0.5)) % u_grid.y;
+    vec3 right = vec3(e.y, 0.0, -e.x);
+    // only the rectangle the picture covers (x along the view's right, y up; m)
+    vec4 box = texelFetch(u_rects, ivec2(k, r), 0);
+    float x = mix(box.x, box.y, in_xz.x * 0.5 + 0.5);
+    float y = mix(box.z, box.w, in_xz.y * 0.5 + 0.5);
+    vec3 wp = i_place.xyz + right * x + vec3(0.0, y, 0.0);
+    v_uv = vec2((float(k) + 0.5 + 0.5 * x / u_cell.x) / float(u_grid.x),
+                (float(r) + (y - u_cell.y) / (u_cell.z - u_cell.y)) / float(u_grid.y));
+    v_wp = wp;
+    v_cs = vec2(c, s);
+    v_tint = i_tint.rgb;
+    v_id = i_id;
+    gl_Position = u_vp * vec4(wp, 1.0);
+    fog_vertex(wp);
+    if (dot(i_place.xyz, i_place.xyz) > 1.0e10)  // parked: drawn by nobody
+        gl_Position = vec4(0.0, 0.0, 2.0, 0.0);
+}
+"""
+
+FRAG_IMPOSTOR = VERSION + LIGHTING + """
+uniform sampler2D u_atlas;     // base colour, alpha: covered
+uniform sampler2D u_atlas_n;   // figure-local normal * 0.5 + 0.5
+in vec2 v_uv; in vec3 v_wp; flat in vec2 v_cs; flat in vec3 v_tint;
+out vec4 f_color;
+void main() {
+    vec4 b = texture(u_atlas, v_uv);
+    if (b.a < 0.5) discard;
+    vec3 nl = texture(u_atlas_n, v_uv).xyz * 2.0 - 1.0;
+    // the heading's rotation (the horde shader's model matrix) turns it into the world
+    vec3 n = normalize(vec3(v_cs.x * nl.x + v_cs.y * nl.z, nl.y, -v_cs.y * nl.x + v_cs.x * nl.z));
+    f_color = to_srgb(shade(b.rgb * v_tint, n, v_wp, 0.25));
+}
+"""
+
+FRAG_IMPOSTOR_PICK = VERSION + """
+uniform sampler2D u_atlas;
+in vec2 v_uv; flat in uint v_id;
+out uint f_id;
+void main() {
+    if (texture(u_atlas, v_uv).a < 0.5) discard;
+    f_id = v_id;
+}
+"""
+
+
 def program_source(vert: str, frag: str, defines=()) -> tuple[str, str]:
     """(vertex, fragment) sources with ``#define NAME`` lines after the version line."""
     head = "".join(f"#define {d}\n" for d in sorted(defines))
