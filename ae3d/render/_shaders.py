@@ -322,8 +322,16 @@ float ground_shadow() {
 }
 #endif
 void main() {
+    // grid(p, 1, 1) and grid(p, 5, 1.6) with one fwidth and one division between them (the
+    // 5 m grid's fwidth is a fifth of the 1 m grid's)
     vec2 p = v_wp.xz;
-    float m = max(grid(p, 1.0, 1.0) * 0.55, grid(p, 5.0, 1.6) * 0.9);
+    vec2 inv = 1.0 / max(fwidth(p), vec2(1e-6));    // pixels a metre
+    vec2 g1 = abs(fract(p - 0.5) - 0.5) * inv;
+    vec2 g5 = abs(fract(p * 0.2 - 0.5) - 0.5) * (5.0 / 1.6) * inv;
+    float ww = 1.0 / min(inv.x, inv.y);              // m a pixel, the coarser way
+    float minor = (1.0 - min(min(g1.x, g1.y), 1.0)) * clamp(1.0 - ww * 3.0, 0.0, 1.0);
+    float major = (1.0 - min(min(g5.x, g5.y), 1.0)) * clamp(1.0 - ww * 0.6, 0.0, 1.0);
+    float m = max(minor * 0.55, major * 0.9);
     vec3 c = mix(v_plain, v_line, m);
 #if defined(SHADOW_PCF3) || defined(SHADOW_TAP1)
     c = mix(mix(v_plain_dark, v_line_dark, m), c, ground_shadow());
@@ -499,9 +507,17 @@ uniform mat4 u_vp;
 uniform vec3 u_eye;
 #endif
 out vec2 v_uv; out vec3 v_wp; flat out vec2 v_cs; flat out vec3 v_tint; flat out uint v_id;
+#ifdef LIGHT_DIFFUSE
+uniform vec3 u_sun_dir;
+flat out vec3 v_sun_local;  // the sun in the figure's frame
+#endif
 void main() {
     float a = i_place.w + u_facing;
     float c = cos(a), s = sin(a);
+#ifdef LIGHT_DIFFUSE
+    v_sun_local = vec3(c * u_sun_dir.x - s * u_sun_dir.z, u_sun_dir.y,
+                       s * u_sun_dir.x + c * u_sun_dir.z);
+#endif
     vec2 e = u_eye.xz - i_place.xz;
     e = dot(e, e) > 1e-12 ? normalize(e) : vec2(0.0, 1.0);
     // the eye's direction in the figure's frame (the heading's rotation undone): its view
@@ -533,14 +549,26 @@ FRAG_IMPOSTOR = VERSION + LIGHTING + """
 uniform sampler2D u_atlas;     // base colour, alpha: covered
 uniform sampler2D u_atlas_n;   // figure-local normal * 0.5 + 0.5
 in vec2 v_uv; in vec3 v_wp; flat in vec2 v_cs; flat in vec3 v_tint;
+#ifdef LIGHT_DIFFUSE
+flat in vec3 v_sun_local;
+#endif
 out vec4 f_color;
 void main() {
     vec4 b = texture(u_atlas, v_uv);
     if (b.a < 0.5) discard;
     vec3 nl = texture(u_atlas_n, v_uv).xyz * 2.0 - 1.0;
+#if defined(LIGHT_DIFFUSE) && !defined(SHADOW_PCF3) && !defined(SHADOW_TAP1)
+    // shade()'s diffuse light in the figure's frame (the sun turned into it once a quad):
+    // the heading turns about the vertical, so n.y is the world's
+    float ndl = max(dot(nl, v_sun_local), 0.0);
+    vec3 amb = mix(u_bounce_color, u_sky_color, nl.y * 0.5 + 0.5);
+    vec3 c = b.rgb * v_tint * (amb + u_sun_color * ndl);
+    f_color = to_srgb(mix(c, u_fog_color, fog_at(v_wp)));
+#else
     // the heading's rotation (the horde shader's model matrix) turns it into the world
     vec3 n = normalize(vec3(v_cs.x * nl.x + v_cs.y * nl.z, nl.y, -v_cs.y * nl.x + v_cs.x * nl.z));
     f_color = to_srgb(shade(b.rgb * v_tint, n, v_wp, 0.25));
+#endif
 }
 """
 
