@@ -403,7 +403,7 @@ class Renderer:
         for f in scene.all_figures():
             if not f.visible:
                 continue
-            w = f.world()
+            w = f.world(check_finite=False)
             if w is None:
                 continue
             key = (id(f.mesh), w.shape[0])
@@ -412,6 +412,17 @@ class Renderer:
                 entry = by_mesh[key] = (f.mesh, [], [])
             entry[1].append(f)
             entry[2].append(w)
+        for key in list(by_mesh):  # stacked, and checked finite, a group at a time
+            mesh, items, worlds = by_mesh[key]
+            W = np.stack(worlds)
+            ok = np.isfinite(W).reshape(len(W), -1).all(axis=1)
+            if not ok.all():  # a pose gone bad is not drawn (``FigureItem.world``)
+                items = [f for f, k in zip(items, ok, strict=True) if k]
+                W = W[ok]
+            if items:
+                by_mesh[key] = (mesh, items, W)
+            else:
+                del by_mesh[key]
         draws = []
         blobs: list[np.ndarray] = []
         rect = None
@@ -421,9 +432,8 @@ class Renderer:
             rows = np.zeros((total, jmax, 4, 4), dtype=np.float32)
             groups = []
             off = 0
-            for key, (mesh, items, worlds) in by_mesh.items():
+            for key, (mesh, items, W) in by_mesh.items():
                 n = len(items)
-                W = np.stack(worlds)
                 # every figure of the group skinned in one matmul: world[bone] @ inverse_bind
                 skin = np.matmul(W[:, mesh.joint_bones], mesh.inverse_bind)
                 rows[off:off + n, :mesh.joint_count] = skin.transpose(0, 1, 3, 2)
