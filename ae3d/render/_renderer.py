@@ -575,6 +575,13 @@ class Renderer:
         out[:, 1] = centres[:, 2] + shift[1]
         out[:, 2] = radius
         out[:, 3] = 0.6
+        reach = self.quality.blob_reach
+        if reach > 0:
+            # fade out over the last third of the reach, then none: far away a blob is a few
+            # pixels, and each still costs its two triangles' setup
+            far = np.linalg.norm(centres - np.asarray(scene.camera.eye), axis=1)
+            out[:, 3] *= np.clip((reach - far) / (reach / 3.0), 0.0, 1.0)
+            out = out[out[:, 3] > 0.0]
         return out
 
     def _body_instances(self, scene: Scene):
