@@ -496,11 +496,13 @@ class Renderer:
                 hg = self.hordes[id(h)] = _HordeGPU(self, h)
                 self.horde_objs[id(h)] = h
             hg.upload_bank(self, h)
-            if q.impostor > 0:
-                hg.bake_impostors(self, h)
             n = int(h.count)
             if not h.visible or n == 0:
                 continue
+            if q.impostor > 0 and hg.impostors is None:  # baked once one is that far away
+                far = np.asarray(h.pos[:n], dtype=np.float64) - scene.camera.eye
+                if (np.einsum("ij,ij->i", far, far) > q.impostor ** 2).any():
+                    hg.bake_impostors(self, h)
             inst = np.zeros(n, dtype=_SKIN_INST_DTYPE)
             inst["place"][:, :3] = h.pos[:n]
             inst["place"][:, 3] = h.yaw[:n]
