@@ -10,7 +10,8 @@ variants compiled on first use (``_prog``), one program per set of ``#define``s.
 
 Skinned figures sharing a mesh go in one instanced draw: their skinning matrices (computed for
 the whole group in one matmul) are the rows of one float texture. A horde is one instanced draw
-per level of detail over its pose bank's texture, culled on the CPU to each pass's frustum.
+per level of detail over its pose bank's texture, culled on the CPU to each pass's frustum; in
+a preset with ``impostor`` its far instances are one instanced draw of quads (``_impostor``).
 Meshes are welded first (``_lod``): a box man's 504 vertices become its 168 corners.
 """
 
