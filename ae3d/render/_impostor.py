@@ -84,7 +84,10 @@ class Impostors:
         q = _posed(horde.mesh, horde.bank, atlas_rows(frames, self.grid[1]))
         self.cell = bounds(q)
         half, lo, hi, reach = self.cell
-        cw = max(4, int(math.ceil(CELL_HEIGHT * 2.0 * half / max(hi - lo, 1e-6))))
+        # square texels, but no picture wider than 4 of its heights (a bank lying flat would
+        # ask for an atlas past a GL's size; its texels are stretched instead)
+        cw = max(4, min(4 * CELL_HEIGHT,
+                        int(math.ceil(CELL_HEIGHT * 2.0 * half / max(hi - lo, 1e-6)))))
         size = (self.grid[0] * cw, self.grid[1] * CELL_HEIGHT)
         texel = (hi - lo) / CELL_HEIGHT  # m
         rects = picture_rects(q, ANGLES, 1.5 * texel)
