@@ -11,13 +11,16 @@ horde's bank blended between frames).
 ``low``: what a software GL can draw at the horde's scale: no MSAA; a real shadow map (1024,
 one filtered tap, read only by the ground about them) for the shapes and the ``near_casters``
 figures nearest the camera's target within ``near_shadow`` m of it, a soft dark disc ("blob")
-under every other figure and horde instance, and only those casters read the map; diffuse
-light and fog worked out at the vertices on figures; a cheap ground (the same procedural grid
+under every other figure and horde instance within 45 m of the eye (fading out from 30 m),
+and only those casters read the map; diffuse light and fog worked out at the vertices on
+figures; a cheap ground (the same procedural grid
 under flat light, its light, fog and sRGB worked out at a 32x32 grid's corners); sRGB from a
 square root instead of pow; the sky drawn last, only over the screen cells the ground leaves
 bare; the horde's nearest bank frame; levels of detail by distance for figures and horde
-alike. FXAA was measured and not taken: one full-screen pass costs as much CPU on llvmpipe as
-the 300-figure frame it would smooth.
+alike, and beyond 25 m a horde instance is an impostor (a quad showing a picture of its figure
+baked from the pose bank, lit per pixel from the picture's normals). FXAA was measured and
+not taken: one full-screen pass costs as much CPU on llvmpipe as the 300-figure frame it would
+smooth.
 
 ``auto`` (the default everywhere) picks ``low`` on a software GL (``GL_RENDERER`` names
 llvmpipe, softpipe or SwiftShader) and ``high`` elsewhere.
@@ -52,6 +55,11 @@ class Quality:
         of blending two (a filtered fetch).
     lod: distances (m) from the eye beyond which a figure or horde instance drops to the next
         coarser mesh (``_lod``; empty: always the full mesh).
+    impostor: distance (m) from the eye beyond which a horde instance is a quad showing a
+        picture of its figure baked from its pose bank (``_impostor``), unless the eye is
+        steeply above it; 0: never.
+    blob_reach: distance (m) from the eye beyond which no blob is drawn (they fade out over
+        the last third of it); 0: blobs at any distance.
     """
 
     name: str
@@ -67,6 +75,8 @@ class Quality:
     sky_last: bool
     bank_nearest: bool
     lod: tuple[float, ...]
+    impostor: float = 0.0
+    blob_reach: float = 0.0
 
 
 HIGH = Quality("high", samples=4, shadow="pcf3", shadow_size=2048, near_shadow=0.0,
@@ -74,7 +84,8 @@ HIGH = Quality("high", samples=4, shadow="pcf3", shadow_size=2048, near_shadow=0
                sky_last=False, bank_nearest=False, lod=())
 LOW = Quality("low", samples=0, shadow="tap1", shadow_size=1024, near_shadow=7.0,
               near_casters=16, blobs=True, lighting="diffuse", ground="cheap", fast_srgb=True,
-              sky_last=True, bank_nearest=True, lod=(10.0, 15.0, 25.0))
+              sky_last=True, bank_nearest=True, lod=(10.0, 15.0, 25.0), impostor=25.0,
+              blob_reach=45.0)
 PRESETS = {"high": HIGH, "low": LOW}
 
 

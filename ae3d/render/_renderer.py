@@ -10,7 +10,8 @@ variants compiled on first use (``_prog``), one program per set of ``#define``s.
 
 Skinned figures sharing a mesh go in one instanced draw: their skinning matrices (computed for
 the whole group in one matmul) are the rows of one float texture. A horde is one instanced draw
-per level of detail over its pose bank's texture, culled on the CPU to each pass's frustum.
+per level of detail over its pose bank's texture, culled on the CPU to each pass's frustum; in
+a preset with ``impostor`` its far instances are one instanced draw of quads (``_impostor``).
 Meshes are welded first (``_lod``): a box man's 504 vertices become its 168 corners.
 """
 
@@ -22,7 +23,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from . import _lod, _meshes, _quality, _shaders, _xform
+from . import _impostor, _lod, _meshes, _quality, _shaders, _xform
 from ._scene import BODY_BASE, ID_GROUND, Scene
 
 _SKIN_VERT_FMT = ("3f 3f 4f 4f 3f", "in_pos", "in_normal", "in_joints", "in_weights", "in_color")
@@ -35,7 +36,7 @@ _SHAPE_INST_DTYPE = np.dtype([("model", "f4", 16), ("dims", "f4", 4), ("color", 
 _SHAPE_KINDS = ("sphere", "capsule", "box", "cylinder")  # u_kind 0..3; physics SHAPE_* 0,1,2,4
 _PASSES = ("colour", "depth", "pick")
 _FIGURE_REACH = 1.0  # m: a figure's bones and shadow about the mean of its bones, loosely
-_SHADOW_REACH = 2.5  # m: how far from a figure's centre its shadow on the ground may fall
+_RECT_CELLS = 4  # a shadow-reading ground rectangle's grid (its light and fog at the corners)
 _SUN_HEIGHT = 60.0  # m: the shadow map's eye above its centre, along the light
 
 
@@ -172,6 +173,7 @@ class _HordeGPU:
         self.tex: Any = None
         self.bank_version = -1
         self.used = True
+        self.impostors: Any = None  # _impostor.Impostors of this bank, baked on first use
         # m: a blob under one member, from its height as the bank's first pose stands it (the
         # bind positions may be in another unit: Mixamo's are centimetres under a 0.01 scale)
         top = _posed_heights(horde.mesh, horde.bank[0])
@@ -191,11 +193,22 @@ class _HordeGPU:
         self.tex.repeat_x = False
         self.tex.repeat_y = True
         self.bank_version = horde.bank_version
+        if self.impostors is not None:  # a new bank: new pictures
+            self.impostors.release()
+            self.impostors = None
+
+    def bake_impostors(self, r: Renderer, horde) -> None:
+        """The far field's pictures of this bank (once a bank; after ``upload_bank``)."""
+        if self.impostors is None:
+            self.impostors = _impostor.Impostors(r, self.group, self.tex, horde)
 
     def release(self) -> None:
         self.group.release()
         if self.tex is not None:
             self.tex.release()
+        if self.impostors is not None:
+            self.impostors.release()
+            self.impostors = None
 
 
 class Renderer:
@@ -241,6 +254,9 @@ class Renderer:
         self._sky_tris: Any = None
         self.blob_buf: Any = None
         self.blob_cap = 0
+        self._rect_unit: Any = None  # the shadow-reading ground rectangles' unit grid
+        self._rect_buf: Any = None
+        self._rect_cap = 0
         self.blob_vao: Any = None
         self.bones_tex: Any = None
         self.bones_shape = (0, 0)
@@ -259,6 +275,8 @@ class Renderer:
         self.resize(width, height)
         self.light_vp = np.eye(4)
         self.frames_drawn = 0
+        self.impostors_drawn = 0  # horde instances drawn as impostors by the last colour or
+        # pick pass (``draw``, ``id_image``, ``pick``)
         # a callable given each stage's name as ``draw`` ends it (``bench/render.py --stages``
         # finishes the GL there and reads the process's CPU time); None: no calls
         self.stage_hook: Any = None
@@ -278,6 +296,11 @@ class Renderer:
             frags = {"colour": S.FRAG_COLOUR, "depth": S.FRAG_DEPTH, "pick": S.FRAG_PICK}
             if kind == "sky":
                 vert, frag = S.VERT_SKY, S.FRAG_SKY
+            elif kind == "bake":
+                vert, frag = S.VERT_BAKE, S.FRAG_BAKE
+            elif kind == "impostor":
+                vert = S.VERT_IMPOSTOR
+                frag = S.FRAG_IMPOSTOR_PICK if pass_ == "pick" else S.FRAG_IMPOSTOR
             elif kind == "blob":
                 vert, frag = S.VERT_BLOB, S.FRAG_BLOB
             else:
@@ -381,7 +404,7 @@ class Renderer:
         for f in scene.all_figures():
             if not f.visible:
                 continue
-            w = f.world()
+            w = f.world(check_finite=False)
             if w is None:
                 continue
             key = (id(f.mesh), w.shape[0])
@@ -390,6 +413,17 @@ class Renderer:
                 entry = by_mesh[key] = (f.mesh, [], [])
             entry[1].append(f)
             entry[2].append(w)
+        for key in list(by_mesh):  # stacked, and checked finite, a group at a time
+            mesh, items, worlds = by_mesh[key]
+            W = np.stack(worlds)
+            ok = np.isfinite(W).reshape(len(W), -1).all(axis=1)
+            if not ok.all():  # a pose gone bad is not drawn (``FigureItem.world``)
+                items = [f for f, k in zip(items, ok, strict=True) if k]
+                W = W[ok]
+            if items:
+                by_mesh[key] = (mesh, items, W)
+            else:
+                del by_mesh[key]
         draws = []
         blobs: list[np.ndarray] = []
         rect = None
@@ -399,16 +433,16 @@ class Renderer:
             rows = np.zeros((total, jmax, 4, 4), dtype=np.float32)
             groups = []
             off = 0
-            for key, (mesh, items, worlds) in by_mesh.items():
+            for key, (mesh, items, W) in by_mesh.items():
                 n = len(items)
-                W = np.stack(worlds)
                 # every figure of the group skinned in one matmul: world[bone] @ inverse_bind
                 skin = np.matmul(W[:, mesh.joint_bones], mesh.inverse_bind)
                 rows[off:off + n, :mesh.joint_count] = skin.transpose(0, 1, 3, 2)
-                groups.append((key, mesh, items, W[:, :, :3, 3].mean(axis=1), off))
+                groups.append((key, mesh, items, W[:, :, :3, 3].mean(axis=1), off,
+                               W[:, :, :3, 3]))
                 off += n
             near_all = self._near_casters(scene, np.concatenate([g[3] for g in groups]))
-            for key, mesh, items, centres, off in groups:
+            for key, mesh, items, centres, off, _bones in groups:
                 n = len(items)
                 g: _Group | None = self.groups.get(key)
                 if g is None or self.group_meshes.get(key) is not mesh:
@@ -435,11 +469,8 @@ class Renderer:
                 inst["id"] = g.ids[order]
                 draws.append((g, inst, n_near, centres[order]))
             if q.blobs and near_all.any():
-                c = np.concatenate([g[3] for g in groups])[near_all]
-                lo, hi = c[:, [0, 2]].min(axis=0), c[:, [0, 2]].max(axis=0)
-                half = (hi - lo) / 2 + _SHADOW_REACH
-                rect = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2, float(half.max()),
-                        float(half[0] / half.max()), float(half[1] / half.max()))
+                rect = self._shadow_footprints(
+                    scene, [g[5][near_all[g[4]:g[4] + len(g[2])]] for g in groups])
             shape = (jmax * 4, total)
             if self.bones_tex is None or self.bones_shape[0] < shape[0] or \
                     self.bones_shape[1] < shape[1]:
@@ -469,6 +500,10 @@ class Renderer:
             n = int(h.count)
             if not h.visible or n == 0:
                 continue
+            if q.impostor > 0 and hg.impostors is None:  # baked once one is that far away
+                far = np.asarray(h.pos[:n], dtype=np.float64) - scene.camera.eye
+                if (np.einsum("ij,ij->i", far, far) > q.impostor ** 2).any():
+                    hg.bake_impostors(self, h)
             inst = np.zeros(n, dtype=_SKIN_INST_DTYPE)
             inst["place"][:, :3] = h.pos[:n]
             inst["place"][:, 3] = h.yaw[:n]
@@ -488,10 +523,33 @@ class Renderer:
             if solid:  # shapes cast anywhere in the map: the ground reads all of it
                 d = np.asarray(scene.light.direction, dtype=np.float64)
                 half = self._map_half(scene) / max(abs(d[1]) / np.linalg.norm(d), 0.3)
-                rect = (float(scene.camera.target[0]), float(scene.camera.target[2]), half,
-                        1.0, 1.0)
+                cx, cz = float(scene.camera.target[0]), float(scene.camera.target[2])
+                rect = np.array([[cx - half, cz - half, cx + half, cz + half]])
         return {"figures": draws, "hordes": hdraws, "solid": solid, "overlay": overlay,
-                "blobs": blobs, "shadow_rect": rect if self.map_on else None}
+                "blobs": blobs, "shadow_rects": rect if self.map_on else None}
+
+    def _shadow_footprints(self, scene: Scene, bones: list[np.ndarray]) -> np.ndarray:
+        """(n, 4) rectangles x0, z0, x1, z1 (m) of the ground where each of the map's casters
+        can darken it: its bones (``bones``: per group (figures, bones, 3) m) and their
+        shadows cast along the sun onto the ground, padded by a quarter of the figure's
+        height (its limbs about the bones) and 10 cm. Only these read the shadow map (the
+        cheap ground): one rectangle about all the casters covered a third of the strike
+        scene's screen; a rectangle each covers a few square metres a figure."""
+        d = np.asarray(scene.light.direction, dtype=np.float64)
+        d = d / np.linalg.norm(d)
+        y0 = scene.ground_height()
+        out = []
+        for P in bones:
+            if not len(P):
+                continue
+            P = P.astype(np.float64)
+            t = np.maximum(P[..., 1] - y0, 0.0) / max(d[1], 0.2)  # a low sun: shadows bounded
+            Q = P - d * t[..., None]
+            xz = np.concatenate([P[..., [0, 2]], Q[..., [0, 2]]], axis=1)  # (figures, 2b, 2)
+            pad = 0.25 * (P[..., 1].max(axis=1) - P[..., 1].min(axis=1)) + 0.1
+            out.append(np.concatenate([xz.min(axis=1) - pad[:, None],
+                                       xz.max(axis=1) + pad[:, None]], axis=1))
+        return np.concatenate(out) if out else np.zeros((0, 4))
 
     def _near_casters(self, scene: Scene, centres: np.ndarray) -> np.ndarray:
         """(n,) bool: the figures (centres (n, 3) m) that cast into the shadow map: all in
@@ -520,6 +578,13 @@ class Renderer:
         out[:, 1] = centres[:, 2] + shift[1]
         out[:, 2] = radius
         out[:, 3] = 0.6
+        reach = self.quality.blob_reach
+        if reach > 0:
+            # fade out over the last third of the reach, then none: far away a blob is a few
+            # pixels, and each still costs its two triangles' setup
+            far = np.linalg.norm(centres - np.asarray(scene.camera.eye), axis=1)
+            out[:, 3] *= np.clip((reach - far) / (reach / 3.0), 0.0, 1.0)
+            out = out[out[:, 3] > 0.0]
         return out
 
     def _body_instances(self, scene: Scene):
@@ -633,11 +698,33 @@ class Renderer:
         level = np.minimum(np.searchsorted(np.asarray(lod), d), g.levels - 1)
         return [(k, inst[level == k]) for k in range(g.levels) if (level == k).any()]
 
+    def _impostor_split(self, hg: _HordeGPU, inst: np.ndarray, scene: Scene, pass_: str):
+        """(instances drawn as meshes, instances drawn as impostors or None): impostors
+        beyond the preset's ``impostor`` distance from the eye where the eye is no more than
+        ``_impostor.MAX_ELEVATION`` above the picture's middle (colour and pick passes)."""
+        dist = self.quality.impostor
+        if dist <= 0 or pass_ == "depth" or hg.impostors is None:
+            return inst, None
+        eye = np.asarray(scene.camera.eye, dtype=np.float64)
+        v = inst["place"][:, :3].astype(np.float64) - eye
+        across = np.hypot(v[:, 0], v[:, 2])
+        _, lo, hi, _ = hg.impostors.cell
+        up = -v[:, 1] - 0.5 * (lo + hi)  # the eye above the picture's middle
+        far = (across * across + v[:, 1] * v[:, 1] > dist * dist) & \
+            (up <= np.tan(_impostor.MAX_ELEVATION) * across)
+        if not far.any():
+            return inst, None
+        # nearest first: the early depth test spares the fragments of those behind them
+        order = np.argsort(across[far], kind="stable")
+        return inst[~far], inst[far][order]
+
     def _geometry(self, scene: Scene, data: dict, vp, pass_: str) -> list[np.ndarray]:
         """Draw the opaque geometry for ``pass_``; returns the blob records of the horde
         instances drawn (colour pass of a preset with blobs)."""
         q = self.quality
         blobs: list[np.ndarray] = []
+        if pass_ != "depth":
+            self.impostors_drawn = 0
         # the ground first in high (the image before the presets); last in low, where the
         # figures standing on it hide its fragments from the shader (early depth test)
         ground_last = q.sky_last and pass_ == "colour"
@@ -704,9 +791,19 @@ class Renderer:
             self._set(prog, "u_frames", h.frames)
             self._set(prog, "u_facing", float(h.facing))
             hg.tex.use(0)
-            for level, part in self._levels(hg.group, sub, sub["place"][:, :3], scene, pass_):
+            mesh_sub, far = self._impostor_split(hg, sub, scene, pass_)
+            for level, part in self._levels(hg.group, mesh_sub, mesh_sub["place"][:, :3], scene,
+                                            pass_):
                 hg.group.write(part, level)
                 hg.group.vao(prog, level).render(instances=len(part))
+            if far is not None and len(far):
+                iprog = self._prog("impostor", pass_,
+                                   [d for d in base if d != "FLAT_NORMALS"])
+                self._uniforms(scene, iprog, vp, pass_)
+                self._set(iprog, "u_eye", tuple(float(x) for x in scene.camera.eye))
+                self._set(iprog, "u_facing", float(h.facing))
+                hg.impostors.draw(self, iprog, far, _SKIN_INST_FMT)
+                self.impostors_drawn += len(far)
             if pass_ == "colour" and q.blobs:
                 blobs.append(self._blob_rows(sub["place"][:, :3].astype(np.float64),
                                              hg.blob_radius, scene))
@@ -716,36 +813,42 @@ class Renderer:
 
     def _ground(self, scene: Scene, data: dict, vp, pass_: str) -> None:
         """The ground: a square of the far plane's half size about the camera's target; where
-        the cheap ground reads the shadow map only about its casters, that rectangle is drawn
-        first and the rest, pushed back by a polygon offset, around it."""
+        the cheap ground reads the shadow map only about its casters, those rectangles
+        (``_shadow_footprints``) are drawn first, in one draw, and the rest, pushed back by a
+        polygon offset, around them."""
         if not scene.ground or pass_ == "depth":  # the ground casts no shadow worth its fill
             return
         ctx = self.ctx
         cam = scene.camera
         y = scene.ground_height()
-        squares = []
-        rect = data.get("shadow_rect") if pass_ == "colour" else None
-        if rect is not None and self.quality.ground == "cheap":
-            squares.append((rect, True))
-        squares.append(((float(cam.target[0]), float(cam.target[2]), min(cam.far, 1000.0),
-                         1.0, 1.0), None))
+        rects = data.get("shadow_rects") if pass_ == "colour" else None
+        if rects is not None and not (len(rects) and self.quality.ground == "cheap"):
+            rects = None
         if pass_ == "colour":
             self._stage("models")
         ctx.disable(moderngl.CULL_FACE)  # seen from below too (a camera under it)
-        for k, (sq, shadow) in enumerate(squares):
+        steps = ([("rects", True)] if rects is not None else []) + [("square", None)]
+        for k, (what, shadow) in enumerate(steps):
             extra = ["GROUND_RECT"] if shadow else []
             prog = self._prog("ground", pass_,
                               self._defines("ground", pass_, shadow=shadow) + extra)
             self._uniforms(scene, prog, vp, pass_)
-            self._set(prog, "u_centre", (sq[0], y, sq[1]))
-            self._set(prog, "u_half", sq[2])
-            self._set(prog, "u_aspect", (sq[3], sq[4]))
+            if what == "rects":  # the rectangles' grids in world x, z
+                self._set(prog, "u_centre", (0.0, y, 0.0))
+                self._set(prog, "u_half", 1.0)
+                self._set(prog, "u_aspect", (1.0, 1.0))
+            else:
+                self._set(prog, "u_centre", (float(cam.target[0]), y, float(cam.target[2])))
+                self._set(prog, "u_half", min(cam.far, 1000.0))
+                self._set(prog, "u_aspect", (1.0, 1.0))
             self._set(prog, "u_id", ID_GROUND)
             self._set(prog, "u_ground_color", tuple(scene.ground_color))
             self._set(prog, "u_line_color", tuple(scene.ground_line_color))
             if k:
                 ctx.polygon_offset = (1.0, 4.0)
-            if "GROUND_CHEAP" in prog.extra:  # its light and fog at a grid's corners
+            if what == "rects":
+                self._rects_vao(prog, rects).render(vertices=len(rects) * 6 * _RECT_CELLS ** 2)
+            elif "GROUND_CHEAP" in prog.extra:  # its light and fog at a grid's corners
                 self._grid_vao(prog).render()
             else:
                 self._quad_vao(prog).render()
@@ -754,6 +857,35 @@ class Renderer:
         ctx.enable(moderngl.CULL_FACE)
         if pass_ == "colour":
             self._stage("ground")
+
+    def _rects_vao(self, prog: moderngl.Program, rects: np.ndarray) -> moderngl.VertexArray:
+        """The ground rectangles ``rects`` (n, 4: x0, z0, x1, z1 m) as a grid of
+        ``_RECT_CELLS`` squared cells each (triangles, world x, z in ``in_xz``)."""
+        if self._rect_unit is None:
+            g = np.linspace(0.0, 1.0, _RECT_CELLS + 1)
+            x0, y0 = np.meshgrid(g[:-1], g[:-1])
+            x1, y1 = x0 + g[1], y0 + g[1]
+            self._rect_unit = np.stack([x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1],
+                                       axis=-1).reshape(-1, 2)          # (6 cells, 2) in 0..1
+        r = np.asarray(rects, dtype=np.float64)
+        u = self._rect_unit
+        xz = np.empty((len(r), len(u), 2), dtype=np.float32)
+        xz[:, :, 0] = r[:, None, 0] + u[None, :, 0] * (r[:, 2] - r[:, 0])[:, None]
+        xz[:, :, 1] = r[:, None, 1] + u[None, :, 1] * (r[:, 3] - r[:, 1])[:, None]
+        if xz.nbytes > self._rect_cap:
+            if self._rect_buf is not None:
+                self._rect_buf.release()
+                for key in [k for k in self.quad_vaos if isinstance(k, tuple)]:
+                    self.quad_vaos.pop(key).release()
+            self._rect_cap = max(4096, 1 << (xz.nbytes - 1).bit_length())
+            self._rect_buf = self.ctx.buffer(reserve=self._rect_cap, dynamic=True)
+        self._rect_buf.write(xz.tobytes())
+        key = ("rects", id(prog))
+        v = self.quad_vaos.get(key)
+        if v is None:
+            v = self.quad_vaos[key] = self.ctx.vertex_array(
+                prog, [(self._rect_buf, "2f", "in_xz")], skip_errors=True)
+        return v
 
     def _draw_blobs(self, scene: Scene, vp, rows: np.ndarray, target) -> None:
         """Soft dark discs on the ground (over it, under everything standing on it)."""
@@ -1009,6 +1141,10 @@ class Renderer:
                 x.release()
         self.sky_grid = self.sky_buf = None
         self.sky_cap = 0
+        if self._rect_buf is not None:
+            self._rect_buf.release()
+            self._rect_buf = None
+            self._rect_cap = 0
         for x in (self.blob_vao, self.blob_buf):
             if x is not None:
                 x.release()

@@ -45,7 +45,9 @@ class FigureItem:
     pick_id: int
     visible: bool = True
 
-    def world(self) -> np.ndarray | None:
+    def world(self, check_finite: bool = True) -> np.ndarray | None:
+        """The pose's world matrices (bones, 4, 4), or None: no pose, or (``check_finite``)
+        one that is not finite (the renderer checks a whole group of figures at once)."""
         p = self.pose
         if callable(p):
             p = p()
@@ -56,7 +58,7 @@ class FigureItem:
         if p is None:
             return None
         p = np.asarray(p)
-        if p.ndim != 3 or p.shape[1:] != (4, 4) or not np.isfinite(p).all():
+        if p.ndim != 3 or p.shape[1:] != (4, 4) or (check_finite and not np.isfinite(p).all()):
             return None
         return p
 

@@ -322,8 +322,16 @@ float ground_shadow() {
 }
 #endif
 void main() {
+    // grid(p, 1, 1) and grid(p, 5, 1.6) with one fwidth and one division between them (the
+    // 5 m grid's fwidth is a fifth of the 1 m grid's)
     vec2 p = v_wp.xz;
-    float m = max(grid(p, 1.0, 1.0) * 0.55, grid(p, 5.0, 1.6) * 0.9);
+    vec2 inv = 1.0 / max(fwidth(p), vec2(1e-6));    // pixels a metre
+    vec2 g1 = abs(fract(p - 0.5) - 0.5) * inv;
+    vec2 g5 = abs(fract(p * 0.2 - 0.5) - 0.5) * (5.0 / 1.6) * inv;
+    float ww = 1.0 / min(inv.x, inv.y);              // m a pixel, the coarser way
+    float minor = (1.0 - min(min(g1.x, g1.y), 1.0)) * clamp(1.0 - ww * 3.0, 0.0, 1.0);
+    float major = (1.0 - min(min(g5.x, g5.y), 1.0)) * clamp(1.0 - ww * 0.6, 0.0, 1.0);
+    float m = max(minor * 0.55, major * 0.9);
     vec3 c = mix(v_plain, v_line, m);
 #if defined(SHADOW_PCF3) || defined(SHADOW_TAP1)
     c = mix(mix(v_plain_dark, v_line_dark, m), c, ground_shadow());
@@ -417,6 +425,160 @@ out vec4 f_color;
 void main() {
     // no discard: past the rim (r >= 1) the smoothstep leaves nothing to blend
     f_color = vec4(0.0, 0.0, 0.0, v_k * (1.0 - smoothstep(0.35, 1.0, length(v_uv))));
+}
+"""
+
+
+# ------------------------------------------------------------------ far-field impostors (low)
+# A horde's far instances are one quad each, facing the eye about the vertical, showing a
+# picture of the figure baked once per pose bank (``_impostor``): IMPOSTOR_ANGLES views about
+# it for every (nearest) bank frame, each picture's base colour (rgb, alpha: covered) and its
+# figure-local normal. The quad's fragments light that normal as the mesh's would: a few
+# fragments and two triangles for the 60 triangles and 40 skinned vertices of the coarsest mesh.
+VERT_BAKE = VERSION + """
+in vec3 in_pos; in vec3 in_normal; in vec4 in_joints; in vec4 in_weights; in vec3 in_color;
+uniform sampler2D u_bones;   // the bank (a row a frame)
+uniform int u_frames;        // bank frames
+uniform ivec2 u_grid;        // views about the figure (columns), atlas frames (rows)
+uniform vec4 u_cell;         // half width, bottom, top (m), reach (m) for the depth
+out vec3 v_lp; out vec3 v_n; out vec4 v_color;
+
+mat4 bone(int j, int row) {
+    return mat4(texelFetch(u_bones, ivec2(j * 4 + 0, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 1, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 2, row), 0),
+                texelFetch(u_bones, ivec2(j * 4 + 3, row), 0));
+}
+
+void main() {
+    // one instance a picture: view k (columns) of atlas frame r (rows)
+    int k = gl_InstanceID % u_grid.x;
+    int r = gl_InstanceID / u_grid.x;
+    int row = int(floor(float(r) * float(u_frames) / float(u_grid.y) + 0.5)) % u_frames;
+    ivec4 jn = ivec4(in_joints + 0.5);
+    mat4 skin = in_weights.x * bone(jn.x, row);
+    if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
+    if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
+    if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+    vec3 lp = (skin * vec4(in_pos, 1.0)).xyz;
+    v_lp = lp;
+    v_n = mat3(skin) * in_normal;
+    v_color = vec4(in_color, 1.0);
+    // seen from d = (sin t, 0, cos t) about the figure, orthographic: right (cos t, 0, -sin t)
+    float t = 6.283185307179586 * float(k) / float(u_grid.x);
+    vec3 d = vec3(sin(t), 0.0, cos(t));
+    vec3 right = vec3(d.z, 0.0, -d.x);
+    float x = dot(lp, right) / u_cell.x;
+    float y = (lp.y - u_cell.y) / (u_cell.z - u_cell.y) * 2.0 - 1.0;
+    gl_Position = vec4((float(k) + 0.5 + 0.5 * x) / float(u_grid.x) * 2.0 - 1.0,
+                       (float(r) + 0.5 + 0.5 * y) / float(u_grid.y) * 2.0 - 1.0,
+                       -dot(lp, d) / u_cell.w, 1.0);
+}
+"""
+
+FRAG_BAKE = VERSION + """
+in vec3 v_lp; in vec3 v_n; in vec4 v_color;
+layout(location = 0) out vec4 f_color;
+layout(location = 1) out vec4 f_normal;
+void main() {
+#ifdef FLAT_NORMALS
+    vec3 n = normalize(cross(dFdx(v_lp), dFdy(v_lp)));
+#else
+    vec3 n = normalize(v_n);
+    if (!gl_FrontFacing) n = -n;
+#endif
+    f_color = vec4(v_color.rgb, 1.0);
+    f_normal = vec4(n * 0.5 + 0.5, 1.0);
+}
+"""
+
+VERT_IMPOSTOR = VERSION + VERT_FOG + """
+in vec2 in_xz;     // the quad's corner, -1..1
+in vec4 i_place;   // x, y, z (m), heading (rad)
+in vec4 i_tint;    // rgb multiplier, phase 0..1
+in uint i_row;
+in uint i_id;
+uniform float u_facing;
+uniform ivec2 u_grid;      // views, atlas frames
+uniform vec4 u_cell;       // half width, bottom, top (m)
+uniform sampler2D u_rects; // each picture's covered rectangle: x0, x1, y0, y1 (m)
+uniform mat4 u_vp;
+#ifndef FOG_VERTEX
+uniform vec3 u_eye;
+#endif
+out vec2 v_uv; out vec3 v_wp; flat out vec2 v_cs; flat out vec3 v_tint; flat out uint v_id;
+#ifdef LIGHT_DIFFUSE
+uniform vec3 u_sun_dir;
+flat out vec3 v_sun_local;  // the sun in the figure's frame
+#endif
+void main() {
+    float a = i_place.w + u_facing;
+    float c = cos(a), s = sin(a);
+#ifdef LIGHT_DIFFUSE
+    v_sun_local = vec3(c * u_sun_dir.x - s * u_sun_dir.z, u_sun_dir.y,
+                       s * u_sun_dir.x + c * u_sun_dir.z);
+#endif
+    vec2 e = u_eye.xz - i_place.xz;
+    e = dot(e, e) > 1e-12 ? normalize(e) : vec2(0.0, 1.0);
+    // the eye's direction in the figure's frame (the heading's rotation undone): its view
+    float lx = c * e.x - s * e.y, lz = s * e.x + c * e.y;
+    float t = atan(lx, lz) / 6.283185307179586;
+    int k = int(floor(t * float(u_grid.x) + 0.5)) % u_grid.x;
+    if (k < 0) k += u_grid.x;
+    int r = int(floor(fract(i_tint.w) * float(u_grid.y) + 0.5)) % u_grid.y;
+    vec3 right = vec3(e.y, 0.0, -e.x);
+    // only the rectangle the picture covers (x along the view's right, y up; m)
+    vec4 box = texelFetch(u_rects, ivec2(k, r), 0);
+    float x = mix(box.x, box.y, in_xz.x * 0.5 + 0.5);
+    float y = mix(box.z, box.w, in_xz.y * 0.5 + 0.5);
+    vec3 wp = i_place.xyz + right * x + vec3(0.0, y, 0.0);
+    v_uv = vec2((float(k) + 0.5 + 0.5 * x / u_cell.x) / float(u_grid.x),
+                (float(r) + (y - u_cell.y) / (u_cell.z - u_cell.y)) / float(u_grid.y));
+    v_wp = wp;
+    v_cs = vec2(c, s);
+    v_tint = i_tint.rgb;
+    v_id = i_id;
+    gl_Position = u_vp * vec4(wp, 1.0);
+    fog_vertex(wp);
+    if (dot(i_place.xyz, i_place.xyz) > 1.0e10)  // parked: drawn by nobody
+        gl_Position = vec4(0.0, 0.0, 2.0, 0.0);
+}
+"""
+
+FRAG_IMPOSTOR = VERSION + LIGHTING + """
+uniform sampler2D u_atlas;     // base colour, alpha: covered
+uniform sampler2D u_atlas_n;   // figure-local normal * 0.5 + 0.5
+in vec2 v_uv; in vec3 v_wp; flat in vec2 v_cs; flat in vec3 v_tint;
+#ifdef LIGHT_DIFFUSE
+flat in vec3 v_sun_local;
+#endif
+out vec4 f_color;
+void main() {
+    vec4 b = texture(u_atlas, v_uv);
+    if (b.a < 0.5) discard;
+    vec3 nl = texture(u_atlas_n, v_uv).xyz * 2.0 - 1.0;
+#if defined(LIGHT_DIFFUSE) && !defined(SHADOW_PCF3) && !defined(SHADOW_TAP1)
+    // shade()'s diffuse light in the figure's frame (the sun turned into it once a quad):
+    // the heading turns about the vertical, so n.y is the world's
+    float ndl = max(dot(nl, v_sun_local), 0.0);
+    vec3 amb = mix(u_bounce_color, u_sky_color, nl.y * 0.5 + 0.5);
+    vec3 c = b.rgb * v_tint * (amb + u_sun_color * ndl);
+    f_color = to_srgb(mix(c, u_fog_color, fog_at(v_wp)));
+#else
+    // the heading's rotation (the horde shader's model matrix) turns it into the world
+    vec3 n = normalize(vec3(v_cs.x * nl.x + v_cs.y * nl.z, nl.y, -v_cs.y * nl.x + v_cs.x * nl.z));
+    f_color = to_srgb(shade(b.rgb * v_tint, n, v_wp, 0.25));
+#endif
+}
+"""
+
+FRAG_IMPOSTOR_PICK = VERSION + """
+uniform sampler2D u_atlas;
+in vec2 v_uv; flat in uint v_id;
+out uint f_id;
+void main() {
+    if (texture(u_atlas, v_uv).a < 0.5) discard;
+    f_id = v_id;
 }
 """
 

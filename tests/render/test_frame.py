@@ -98,3 +98,31 @@ def test_hidden_figure_is_not_drawn(eng):
             it.visible = False
     assert render.pick(eng, x, y, W, H).target is not fig.obj
     assert render.pick(eng, x, y, W, H).kind != "figure"
+
+
+def test_figure_with_a_nan_pose_is_not_drawn_the_others_are(eng):
+    """The renderer checks a group's poses at once: a pose gone bad (a NaN) draws nothing,
+    and the figures sharing its mesh are drawn as before."""
+    from ae3d.render import _demo
+
+    mesh = _demo.mesh()
+    objs, poses = [], []
+    for k in range(3):
+        root = np.eye(4)
+        root[0, 3] = (k - 1) * 1.2
+        pose = _demo.pose(0.0, root).copy()
+        obj = eng.create()
+        render.add_figure(eng, obj, mesh, pose)
+        objs.append(obj)
+        poses.append(pose)
+    render.camera_orbit(eng, target=(0.0, 0.9, 0.0), distance=5.0, yaw=0.0, pitch=0.2)
+    eng.frame(1 / 60)
+    s = render.scene(eng)
+    r = render.renderer(eng, 320, 240)
+    ids = {f.obj: f.pick_id for f in s.all_figures()}
+    before = set(np.unique(r.id_image(s)).tolist())
+    assert {ids[o] for o in objs} <= before
+    poses[1][3, 0, 3] = np.nan
+    after = set(np.unique(r.id_image(s)).tolist())
+    assert ids[objs[1]] not in after
+    assert {ids[objs[0]], ids[objs[2]]} <= after
