@@ -158,22 +158,23 @@ def breakdown(n: int) -> dict:
         h = dt / nsub
         gx, gy, gz = float(g[0]), float(g[1]), float(g[2])
         gmag = math.sqrt(gx * gx + gy * gy + gz * gz)
-        tm("wake through joints", wake_through_joints, bf, bi, nb, ji, nj)
-        tm("activity", ks._activity, bf, bi, nb, si)
-        axis = tm("bounds", compute_bounds, bf, bi, nb, dt, gmag, w.margin, sf,
+        lb, lj, la = w._live_lists()  # the rows the step walks (none parked here)
+        tm("wake through joints", wake_through_joints, bf, bi, nb, ji, lj)
+        tm("activity", ks._activity, bf, bi, lb, si)
+        axis = tm("bounds", compute_bounds, bf, bi, lb, dt, gmag, w.margin, sf,
                   w.max_linear_speed, ks.MAX_TURN * nsub / dt)
         cap = keys.shape[0]
-        npairs = tm("find pairs", find_pairs, bf, bi, nb, sf, si, axis, keys, cap, w.ign,
+        npairs = tm("find pairs", find_pairs, bf, bi, nb, lb, sf, si, axis, keys, cap, w.ign,
                     w._n_ign, w.margin, w.ip[ks.IP_SORT:ks.IP_SORT + 2])
         tm("wake pass", ks._wake_pass, bf, bi, nb, keys, min(npairs, cap), sf, si, cn, cp, cs,
            cid)
-        tm("start poses", ks._start_poses, bf, bi, nb)
+        tm("start poses", ks._start_poses, bf, bi, lb)
         si[:nb, L.SI_TOUCH] = 0
         nm = tm("build manifolds", build_manifolds, bf, bi, keys, min(npairs, cap), sf, si, w.mf,
                 w.mi, w.nm, mf1, mi1, mf1.shape[0], cn, cp, cs, cid)
         nm = min(nm, mf1.shape[0])
-        tm("joints prepare", prepare_joints, bf, bi, jf, ji, nj, h)
-        tm("anchors prepare", prepare_anchors, bf, bi, af, ai, na, h)
+        tm("joints prepare", prepare_joints, bf, bi, jf, ji, lj, h)
+        tm("anchors prepare", prepare_anchors, bf, bi, af, ai, la, h)
         tm("contacts prepare", prepare_contacts, bf, mf1, mi1, nm, h, w.contact_hertz,
            w.contact_damping)
         jg = np.empty((nj, G_COUNT))
@@ -198,11 +199,11 @@ def breakdown(n: int) -> dict:
             tm("contacts relax", solve_contacts, bf, mf1, mi1, ml, 1.0 / h, False,
                w.contact_speed, w.point_sweeps)
         tm("restitution", apply_restitution, bf, mf1, mi1, nm, w.restitution_threshold)
-        tm("nets", ks._hold_to_nets, bf, bi, nb, jf, ji, nj, af, ai, na, mi1, nm,
-           w.max_linear_speed, ks.MAX_TURN / h, np.empty(max(nb, 1), dtype=np.int64))
+        tm("nets", ks._hold_to_nets, bf, bi, lb, jf, ji, nj, af, ai, na, mi1, nm,
+           w.max_linear_speed, ks.MAX_TURN / h, np.zeros(max(nb, 1), dtype=np.int64))
         bf[:nb, L.B_FORCE:L.B_FORCE + 3] = 0.0
         bf[:nb, L.B_TORQUE:L.B_TORQUE + 3] = 0.0
-        tm("sleep", update_sleep, bf, bi, nb, mi1, nm, ji, nj, sf, si, dt, w.sleep_threshold,
+        tm("sleep", update_sleep, bf, bi, lb, mi1, nm, ji, lj, sf, si, dt, w.sleep_threshold,
            w.time_to_sleep, 1 if w.sleep else 0)
         w.mf, w._mf1 = w._mf1, w.mf
         w.mi, w._mi1 = w._mi1, w.mi

@@ -103,7 +103,7 @@ class Figure:
     """
 
     __slots__ = ("name", "obj", "engine", "model", "rig", "clip", "time", "speed", "loop",
-                 "playing", "visible", "released", "__weakref__")
+                 "_playing", "visible", "released", "__weakref__")
 
     def __init__(self, engine: Engine, name: str, model: Model) -> None:
         self.name = name
@@ -115,9 +115,26 @@ class Figure:
         self.time = 0.0
         self.speed = 1.0
         self.loop = True
-        self.playing = False
+        self._playing = False
         self.visible = True
         self.released = False
+
+    @property
+    def playing(self) -> bool:
+        return self._playing
+
+    @playing.setter
+    def playing(self, on: bool) -> None:
+        # the engine's figures playing kept beside the figures (``_Service.playing``): the
+        # pose phase passes by a frame with none (a parked hand-over pool's, issue 16)
+        on = bool(on)
+        self._playing = on
+        svc = self.engine.services.get("figure")
+        if svc is not None:
+            if on:
+                svc.playing[id(self)] = self
+            else:
+                svc.playing.pop(id(self), None)
 
     @property
     def meshes(self) -> list[Mesh]:
@@ -139,6 +156,7 @@ class Figure:
         svc: _Service | None = engine.services.get("figure")
         if svc is not None:
             svc.figures.pop(self.obj, None)
+            svc.playing.pop(id(self), None)
             for fn in list(svc.release_listeners):
                 fn(self)
         _release_model(self.model)
@@ -153,6 +171,7 @@ class Figure:
 class _Service:
     def __init__(self, engine: Engine) -> None:
         self.figures: dict[int, Figure] = {}
+        self.playing: dict[int, Figure] = {}  # id -> the figures whose clip plays
         self.release_listeners: list[Callable[[Figure], None]] = []
         engine.add_processor(_Animate(engine), priorities.FIGURE_ANIMATE)
 
@@ -186,12 +205,12 @@ class _Animate(PhaseProcessor):
 
     def run(self, engine: Engine, dt: float) -> None:
         svc: _Service | None = engine.services.get("figure")
-        if svc is None:
+        if svc is None or not svc.playing:
             return
-        for f in svc.figures.values():
-            if f.playing:
-                _advance(f, dt)
-                f.rig.update_world()
+        # only the figures playing (a clip's end stops its figure: the list is taken first)
+        for f in list(svc.playing.values()):
+            _advance(f, dt)
+            f.rig.update_world()
 
 
 def _advance(f: Figure, dt: float) -> None:

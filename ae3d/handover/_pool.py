@@ -114,10 +114,13 @@ class _Step(PhaseProcessor):
         super().__init__(e)
         self.pool = pool
 
+    def process(self, phase: str, dt: float) -> None:  # noqa: D401 - esper's hook
+        # the work in the hook itself: one Python call a frame while every figure is parked
+        if phase == self.phase and self.pool.active:
+            step(self.pool, dt)
+
     def run(self, engine: Any, dt: float) -> None:
-        p = self.pool
-        if p.active:
-            step(p, dt)
+        self.process(self.phase, dt)
 
 
 class _Carry(PhaseProcessor):
@@ -127,10 +130,12 @@ class _Carry(PhaseProcessor):
         super().__init__(e)
         self.pool = pool
 
+    def process(self, phase: str, dt: float) -> None:  # noqa: D401 - esper's hook
+        if phase == self.phase and self.pool.active:
+            carry(self.pool)
+
     def run(self, engine: Any, dt: float) -> None:
-        p = self.pool
-        if p.active:
-            carry(p)
+        self.process(self.phase, dt)
 
 
 def carry(pool: Pool) -> None:

@@ -1,8 +1,9 @@
 """Anchors: bodies held to the world (position and orientation springs with force and torque caps,
 upright-only, heading hold). OWNED BY THE JOINTS WORK (issue 3).
 
-Contract with the step loop (``_kernels_step.step_world``), called for slots 0..na-1 in order:
-    prepare_anchors(bf, bi, af, ai, na, h)             once per step, before the sub-steps
+Contract with the step loop (``_kernels_step.step_world``), called for the slots in use on no
+parked body (la), in order:
+    prepare_anchors(bf, bi, af, ai, la, h)             once per step, before the sub-steps
     warm_start_anchors(bf, bi, af, ai, al)             each sub-step (al: the slots, in order)
     solve_anchors(bf, bi, af, ai, al, h, use_bias)     each sub-step, bias pass then relax pass
 
@@ -116,9 +117,11 @@ def _sandwich_k(m, i, r):
 
 
 @njit(cache=True, _nrt=False)
-def prepare_anchors(bf, bi, af, ai, na, h):
-    """Once per step: softness of each live anchor on the sub-step h."""
-    for k in range(na):
+def prepare_anchors(bf, bi, af, ai, la, h):
+    """Once per step: softness of each live anchor on the sub-step h (la: the anchor slots in
+    use on no parked body, ascending)."""
+    for t in range(la.shape[0]):
+        k = la[t]
         b = _live(bi, af, ai, k)
         if b < 0:
             continue

@@ -56,8 +56,9 @@ KEY_MASK = (1 << 32) - 1
 
 
 @njit(cache=True, _nrt=False)
-def compute_bounds(bf, bi, n, dt, gmag, base_margin, sf, max_speed, max_spin):
-    """AABBs (m) and speculative extents of every live, unparked body; returns the sweep axis.
+def compute_bounds(bf, bi, lb, dt, gmag, base_margin, sf, max_speed, max_spin):
+    """AABBs (m) and speculative extents of every live, unparked body (lb: the slots not
+    parked, ascending); returns the sweep axis.
 
     The extent is how far the body can move this step: its speed and spin held to what the
     sub-steps let it move by (max_speed m/s, max_spin rad/s; _kernels_step's nets), so one body
@@ -70,7 +71,8 @@ def compute_bounds(bf, bi, n, dt, gmag, base_margin, sf, max_speed, max_spin):
     sq1 = 0.0
     sq2 = 0.0
     cnt = 0
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if bi[i, B_KIND] == KIND_FREE or bi[i, B_PARKED] != 0:
             continue
         shape = bi[i, B_SHAPE]
@@ -221,7 +223,7 @@ def _coherent_sort(si, sf, m, budget):
 
 
 @njit(cache=True)  # sorts its keys in place: numba's sort needs its reference counting
-def find_pairs(bf, bi, n, sf, si, axis, keys, key_cap, ign, n_ign, base_margin, sort_state):
+def find_pairs(bf, bi, n, lb, sf, si, axis, keys, key_cap, ign, n_ign, base_margin, sort_state):
     """Candidate pairs as sorted keys in keys[:count]; returns the count found (may exceed
     key_cap: then only key_cap are written and the caller grows the array for the next step).
 
@@ -229,10 +231,15 @@ def find_pairs(bf, bi, n, sf, si, axis, keys, key_cap, ign, n_ign, base_margin, 
     the last call. When this call sweeps the same bodies on the same axis, that order is
     insertion-sorted (nearly sorted already); otherwise, or when too much moved, merge-sorted.
     Any order sorted by the key finds the same pairs, and the keys are sorted at the end, so
-    the result does not depend on which sort ran."""
+    the result does not depend on which sort ran.
+
+    lb: the slots not parked, ascending (a parked slot's si is left as it was: its SI_TMP may
+    hold an earlier step's scratch, so a slot of the kept order that is parked now is no longer
+    the same set)."""
     m = 0
     nplanes = 0
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         si[i, SI_TMP] = 0  # 1: takes part in the sweep
         if bi[i, B_KIND] == KIND_FREE or bi[i, B_PARKED] != 0:
             continue
@@ -248,14 +255,15 @@ def find_pairs(bf, bi, n, sf, si, axis, keys, key_cap, ign, n_ign, base_margin, 
         # last step's order holds exactly these bodies, each once?
         for ii in range(m):
             s = si[ii, SI_ORDER]
-            if s < 0 or s >= n or si[s, SI_TMP] != 1:
+            if s < 0 or s >= n or bi[s, B_PARKED] != 0 or si[s, SI_TMP] != 1:
                 same = False
                 break
             si[s, SI_TMP] = 2
     if not (same and _coherent_sort(si, sf, m, 4 * m + 64)):
         if not same:
             k = 0
-            for i in range(n):
+            for t in range(lb.shape[0]):
+                i = lb[t]
                 if si[i, SI_TMP] != 0:
                     si[k, SI_ORDER] = i
                     k += 1

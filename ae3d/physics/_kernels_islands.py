@@ -95,29 +95,23 @@ def _listed_joint(bi, n, ji, j):
             and not _parked(bi, n, ji[j, J_BODY_B]))
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _slots_in_use(kinds, free, out):
-    """The slots whose kind is not ``free``, in order, into out; returns how many."""
-    c = 0
-    for k in range(kinds.shape[0]):
-        if kinds[k] != free:
-            out[c] = k
-            c += 1
-    return c
-
-
 @njit(cache=True, _nrt=False)
-def _one_island(n, ji, nj, ai, na, nm, out):
-    """Everything in one island, in slot order (the serial solve)."""
+def _one_island(lb, lj, la, nm, out):
+    """Everything in one island, in slot order (the serial solve): the bodies not parked, the
+    joints and anchors in use on no parked body (every solve pass skips those left out)."""
     bl, bs, jl, js, al, as_, ml, ms = out
-    for i in range(n):
-        bl[i] = i
-    nj_used = _slots_in_use(ji[:nj, J_KIND], JOINT_FREE, jl)
-    na_used = _slots_in_use(ai[:na, A_KIND], ANCHOR_FREE, al)
+    for t in range(lb.shape[0]):
+        bl[t] = lb[t]
+    nj_used = lj.shape[0]
+    for t in range(nj_used):
+        jl[t] = lj[t]
+    na_used = la.shape[0]
+    for t in range(na_used):
+        al[t] = la[t]
     for r in range(nm):
         ml[r] = r
     bs[0] = 0
-    bs[1] = n
+    bs[1] = lb.shape[0]
     js[0] = 0
     js[1] = nj_used
     as_[0] = 0
@@ -128,37 +122,44 @@ def _one_island(n, ji, nj, ai, na, nm, out):
 
 
 @njit(cache=True, _nrt=False)
-def build_islands(bi, n, si, ji, nj, ai, na, mi, nm, parent, island, out):
-    """Split the step into islands (see the module's docstring). parent, island: (n,) int64
+def build_islands(bi, n, lb, si, ji, lj, ai, la, mi, nm, parent, island, out):
+    """Split the step into islands (see the module's docstring). lb, lj, la: the body slots
+    not parked, the joint and anchor slots in use on no parked body (ascending; a parked
+    body's parent and island are never written nor read). parent, island: (n,) int64
     scratch; out: the eight CSR arrays (bl and island of n, bs of n + 1, jl/js of nj and nj + 1,
     al/as_ of na and na + 1, ml/ms of nm and nm + 1). Returns the number of islands."""
     bl, bs, jl, js, al, as_, ml, ms = out
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         parent[i] = i if _dynamic(bi, n, i) else -1
         if bi[i, B_KIND] == KIND_KINEMATIC and bi[i, B_PARKED] == 0 and si[i, SI_ACT] == 2:
-            return _one_island(n, ji, nj, ai, na, nm, out)
-    for j in range(nj):
+            return _one_island(lb, lj, la, nm, out)
+    for t in range(lj.shape[0]):
+        j = lj[t]
         if not _listed_joint(bi, n, ji, j):
             continue
         if not _join(bi, n, parent, ji[j, J_BODY_A], ji[j, J_BODY_B]):
-            return _one_island(n, ji, nj, ai, na, nm, out)
-    for k in range(na):
+            return _one_island(lb, lj, la, nm, out)
+    for t in range(la.shape[0]):
+        k = la[t]
         if ai[k, A_KIND] == ANCHOR_FREE:
             continue
         b = ai[k, A_BODY]
         if not _dynamic(bi, n, b) and 0 <= b < n and bi[b, B_PARKED] == 0:
-            return _one_island(n, ji, nj, ai, na, nm, out)
+            return _one_island(lb, lj, la, nm, out)
     for r in range(nm):
         if not _join(bi, n, parent, mi[r, M_A], mi[r, M_B]):
-            return _one_island(n, ji, nj, ai, na, nm, out)
+            return _one_island(lb, lj, la, nm, out)
     # number the islands by their lowest body (the root is the lowest: unions keep the minimum)
     count = 0
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         island[i] = -1
         if parent[i] >= 0 and _root(parent, i) == i:
             island[i] = count
             count += 1
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if parent[i] >= 0 and parent[i] != i:
             island[i] = island[_root(parent, i)]
     # counts, then offsets, then the lists in slot order
@@ -167,13 +168,16 @@ def build_islands(bi, n, si, ji, nj, ai, na, mi, nm, parent, island, out):
         js[k] = 0
         as_[k] = 0
         ms[k] = 0
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if island[i] >= 0:
             bs[island[i] + 1] += 1
-    for j in range(nj):
+    for t in range(lj.shape[0]):
+        j = lj[t]
         if _listed_joint(bi, n, ji, j):
             js[_joint_island(ji, j, n, bi, island) + 1] += 1
-    for k in range(na):
+    for t in range(la.shape[0]):
+        k = la[t]
         if ai[k, A_KIND] != ANCHOR_FREE and _dynamic(bi, n, ai[k, A_BODY]):
             as_[island[ai[k, A_BODY]] + 1] += 1
     for r in range(nm):
@@ -188,20 +192,23 @@ def build_islands(bi, n, si, ji, nj, ai, na, mi, nm, parent, island, out):
     fill = parent
     for k in range(count):
         fill[k] = bs[k]
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if island[i] >= 0:
             bl[fill[island[i]]] = i
             fill[island[i]] += 1
     for k in range(count):
         fill[k] = js[k]
-    for j in range(nj):
+    for t in range(lj.shape[0]):
+        j = lj[t]
         if _listed_joint(bi, n, ji, j):
             k = _joint_island(ji, j, n, bi, island)
             jl[fill[k]] = j
             fill[k] += 1
     for k in range(count):
         fill[k] = as_[k]
-    for a in range(na):
+    for t in range(la.shape[0]):
+        a = la[t]
         if ai[a, A_KIND] != ANCHOR_FREE and _dynamic(bi, n, ai[a, A_BODY]):
             k = island[ai[a, A_BODY]]
             al[fill[k]] = a

@@ -1,8 +1,9 @@
 """Joint constraints of the soft-step solver (ball with twist and elliptical swing cone, hinge),
 with friction, springs and torque-capped motors. OWNED BY THE JOINTS WORK (issue 3).
 
-Contract with the step loop (``_kernels_step.step_world``), called for slots 0..nj-1 in order:
-    prepare_joints(bf, bi, jf, ji, nj, h)              once per step, before the sub-steps
+Contract with the step loop (``_kernels_step.step_world``), called for the slots in use on no
+parked body (lj), in order:
+    prepare_joints(bf, bi, jf, ji, lj, h)              once per step, before the sub-steps
     warm_start_joints(bf, bi, jf, ji, jl, g, g_ready)  each sub-step (jl: the slots, in order)
     solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready)
                                                        each sub-step, bias pass then relax pass
@@ -571,10 +572,12 @@ def _drive_wt_hinge_pose(jf, j, qa, fa, axis, cur):
 
 
 @njit(cache=True, _nrt=False)
-def prepare_joints(bf, bi, jf, ji, nj, h):
+def prepare_joints(bf, bi, jf, ji, lj, h):
     """Once per step: softness and the motor's target velocity (world); the rotational mass
-    as the step begins (the solve takes it again from each sub-step's pose)."""
-    for j in range(nj):
+    as the step begins (the solve takes it again from each sub-step's pose). lj: the joint
+    slots in use on no parked body, ascending."""
+    for t in range(lj.shape[0]):
+        j = lj[t]
         kind, a, b = _joint_bodies(ji, j)
         if kind == JOINT_FREE or not _active(bf, bi, a, b):
             continue

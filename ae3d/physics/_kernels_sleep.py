@@ -73,10 +73,12 @@ def _live_dyn(bi, i):
 
 
 @njit(cache=True, _nrt=False)
-def wake_through_joints(bf, bi, n, ji, nj):
-    """An asleep body jointed to an awake one wakes (with its island); returns the count woken."""
+def wake_through_joints(bf, bi, n, ji, lj):
+    """An asleep body jointed to an awake one wakes (with its island); returns the count woken.
+    lj: the joint slots in use on no parked body, ascending."""
     woke = 0
-    for j in range(nj):
+    for t in range(lj.shape[0]):
+        j = lj[t]
         if ji[j, J_KIND] == JOINT_FREE:
             continue
         a = ji[j, J_BODY_A]
@@ -111,9 +113,13 @@ def _union(si, a, b):
 
 
 @njit(cache=True, _nrt=False)
-def update_sleep(bf, bi, n, mi, nm, ji, nj, sf, si, dt, threshold, time_to_sleep, enable):
-    """Sleep bookkeeping after the step; returns the number of bodies put to sleep."""
-    for i in range(n):
+def update_sleep(bf, bi, lb, mi, nm, ji, lj, sf, si, dt, threshold, time_to_sleep, enable):
+    """Sleep bookkeeping after the step; returns the number of bodies put to sleep. lb: the
+    body slots not parked; lj: the joint slots in use on no parked body (ascending): a parked
+    body's SI_PARENT is neither written nor read."""
+    n = bi.shape[0]
+    for t in range(lb.shape[0]):
+        i = lb[t]
         si[i, SI_PARENT] = -1
         if not _live_dyn(bi, i) or bi[i, B_AWAKE] == 0:
             continue
@@ -166,7 +172,8 @@ def update_sleep(bf, bi, n, mi, nm, ji, nj, sf, si, dt, threshold, time_to_sleep
             if (bf[a, B_V] != 0.0 or bf[a, B_V + 1] != 0.0 or bf[a, B_V + 2] != 0.0
                     or bf[a, B_W] != 0.0 or bf[a, B_W + 1] != 0.0 or bf[a, B_W + 2] != 0.0):
                 bf[b, B_SLEEP_TIME] = 0.0
-    for j in range(nj):
+    for t in range(lj.shape[0]):
+        j = lj[t]
         if ji[j, J_KIND] == JOINT_FREE:
             continue
         a = ji[j, J_BODY_A]
@@ -175,10 +182,12 @@ def update_sleep(bf, bi, n, mi, nm, ji, nj, sf, si, dt, threshold, time_to_sleep
                 and si[b, SI_PARENT] >= 0):
             _union(si, a, b)
     # island minimum sleep time, kept at the root (sf[:, SF_KEY] is free after the sweep)
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if si[i, SI_PARENT] >= 0:
             sf[i, SF_KEY] = 1e300
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if si[i, SI_PARENT] >= 0:
             root = _find(si, i)
             bi[i, B_ISLAND] = root
@@ -186,7 +195,8 @@ def update_sleep(bf, bi, n, mi, nm, ji, nj, sf, si, dt, threshold, time_to_sleep
             if t < sf[root, SF_KEY]:
                 sf[root, SF_KEY] = t
     slept = 0
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if si[i, SI_PARENT] >= 0:
             root = bi[i, B_ISLAND]
             if sf[root, SF_KEY] >= time_to_sleep:

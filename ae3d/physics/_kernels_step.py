@@ -173,9 +173,10 @@ KEY_MASK = (1 << 32) - 1
 
 
 @njit(cache=True, _nrt=False)
-def _activity(bf, bi, n, si):
+def _activity(bf, bi, lb, si):
     moving = 0
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         k = bi[i, B_KIND]
         act = 0
         if bi[i, B_PARKED] == 0:
@@ -192,8 +193,9 @@ def _activity(bf, bi, n, si):
 
 
 @njit(cache=True, _nrt=False)
-def _start_poses(bf, bi, n):
-    for i in range(n):
+def _start_poses(bf, bi, lb):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         k = bi[i, B_KIND]
         if bi[i, B_PARKED] != 0 or (k != KIND_DYNAMIC and k != KIND_KINEMATIC):
             continue
@@ -339,17 +341,18 @@ def _integrate_positions(bf, bi, si, bl, h, gx, gy, gz, max_speed):
 
 
 @njit(cache=True, _nrt=False)
-def _hold_to_nets(bf, bi, n, jf, ji, nj, af, ai, na, mi, nm, max_speed, max_rot, reset):
+def _hold_to_nets(bf, bi, lb, jf, ji, nj, af, ai, na, mi, nm, max_speed, max_rot, reset):
     """The step's last word on every awake dynamic body (the nets; see the module docstring):
     a body whose pose or velocity is not finite goes back to where its step began, at rest, and
     its joints', anchors' and contacts' warm starts are dropped; any other is held to the speed
     cap and to a quarter turn a sub-step (the relax pass and restitution come after the sub-steps'
-    caps). Each action is counted on the body (B_NETS). Returns the bodies put back."""
+    caps). Each action is counted on the body (B_NETS). Returns the bodies put back. reset:
+    (n,) zeros in; 1 for each body put back (a parked body's stays 0: it is not in lb)."""
     max_speed2 = max_speed * max_speed
     max_rot2 = max_rot * max_rot
     nreset = 0
-    for i in range(n):
-        reset[i] = 0
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if bi[i, B_KIND] != KIND_DYNAMIC or bi[i, B_PARKED] != 0 or bi[i, B_AWAKE] == 0:
             continue
         ok = True
@@ -489,9 +492,15 @@ def _solve_runs(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl, bs, jl, js, al, as_,
 
 @njit(cache=True)
 def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
-               cn, cp, cs, cid, fp, ip):
+               cn, cp, cs, cid, fp, ip, lb, lj, la):
     """Advance the world by fp[FP_DT] seconds. Returns the number of manifolds now in (mf1, mi1)
-    (the caller swaps the two manifold buffers afterwards)."""
+    (the caller swaps the two manifold buffers afterwards).
+
+    lb, lj, la (int64, ascending): the body slots not parked (free ones included), the joint
+    slots in use on no parked body, the anchor slots in use on no parked body (``World``'s
+    ``_live_lists``). Every pass walks these instead of 0..n, 0..nj, 0..na: the rows they
+    leave out are the ones every pass skipped, so a parked row costs a step nothing and the
+    rest see the same operations in the same order (the same bits)."""
     n = ip[IP_N]
     nj = ip[IP_NJ]
     na = ip[IP_NA]
@@ -509,7 +518,8 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     ip[IP_OUT_SLEPT] = 0
 
     # kinematic targets -> the velocities that reach them in dt
-    for i in range(n):
+    for t in range(lb.shape[0]):
+        i = lb[t]
         if bi[i, B_KIND] == KIND_KINEMATIC and bi[i, B_KIN_MOVE] != 0 and bi[i, B_PARKED] == 0:
             for c in range(3):
                 bf[i, B_V + c] = (bf[i, B_KIN_POS + c] - bf[i, B_POS + c]) / dt
@@ -519,50 +529,50 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
             bf[i, B_W] = w[0]
             bf[i, B_W + 1] = w[1]
             bf[i, B_W + 2] = w[2]
-    woke = wake_through_joints(bf, bi, n, ji, nj)
+    woke = wake_through_joints(bf, bi, n, ji, lj)
 
-    moving = _activity(bf, bi, n, si)
+    moving = _activity(bf, bi, lb, si)
     nm = 0
     if moving > 0:
-        axis = compute_bounds(bf, bi, n, dt, gmag, margin, sf, fp[FP_MAX_LINEAR_SPEED],
+        axis = compute_bounds(bf, bi, lb, dt, gmag, margin, sf, fp[FP_MAX_LINEAR_SPEED],
                               MAX_TURN * nsub / dt)
         sort_state = ip[IP_SORT:IP_SORT + 2]
         cap = keys.shape[0]
-        npairs = find_pairs(bf, bi, n, sf, si, axis, keys, cap, ign, n_ign, margin,
+        npairs = find_pairs(bf, bi, n, lb, sf, si, axis, keys, cap, ign, n_ign, margin,
                               sort_state)
         ip[IP_OUT_PAIRS] = npairs
         w2 = _wake_pass(bf, bi, n, keys, min(npairs, cap), sf, si, cn, cp, cs, cid)
         while w2 > 0:  # woken bodies may touch further sleepers: repeat until none wakes
             woke += w2
-            moving = _activity(bf, bi, n, si)
-            npairs = find_pairs(bf, bi, n, sf, si, axis, keys, cap, ign, n_ign, margin,
+            moving = _activity(bf, bi, lb, si)
+            npairs = find_pairs(bf, bi, n, lb, sf, si, axis, keys, cap, ign, n_ign, margin,
                               sort_state)
             ip[IP_OUT_PAIRS] = npairs
             w2 = _wake_pass(bf, bi, n, keys, min(npairs, cap), sf, si, cn, cp, cs, cid)
-        _start_poses(bf, bi, n)
-        for i in range(n):
-            si[i, SI_TOUCH] = 0
+        _start_poses(bf, bi, lb)
+        for t in range(lb.shape[0]):
+            si[lb[t], SI_TOUCH] = 0
         nm = build_manifolds(bf, bi, keys, min(npairs, cap), sf, si, mf0, mi0, nm0, mf1, mi1,
                              mf1.shape[0], cn, cp, cs, cid)
         ip[IP_OUT_MANIFOLDS] = nm
         nm = min(nm, mf1.shape[0])
     else:
-        for i in range(n):
-            si[i, SI_TOUCH] = 0
+        for t in range(lb.shape[0]):
+            si[lb[t], SI_TOUCH] = 0
         ip[IP_OUT_PAIRS] = 0
         ip[IP_OUT_MANIFOLDS] = 0
-        _start_poses(bf, bi, n)
+        _start_poses(bf, bi, lb)
     ip[IP_OUT_WOKEN] = woke
 
-    prepare_joints(bf, bi, jf, ji, nj, h)
-    prepare_anchors(bf, bi, af, ai, na, h)
+    prepare_joints(bf, bi, jf, ji, lj, h)
+    prepare_anchors(bf, bi, af, ai, la, h)
     prepare_contacts(bf, mf1, mi1, nm, h, fp[FP_CONTACT_HZ], fp[FP_CONTACT_ZETA])
     speed = fp[FP_CONTACT_SPEED]
     sweeps = ip[IP_SWEEPS]
     max_speed = fp[FP_MAX_LINEAR_SPEED]
     jg = np.empty((nj, G_COUNT))  # the joints' pose-derived scratch (see solve_joints)
     isl = _island_scratch(n, nj, na, nm)
-    nisl = build_islands(bi, n, si, ji, nj, ai, na, mi1, nm, isl[8], isl[9],
+    nisl = build_islands(bi, n, lb, si, ji, lj, ai, la, mi1, nm, isl[8], isl[9],
                          (isl[0], isl[1], isl[2], isl[3], isl[4], isl[5], isl[6], isl[7]))
     ip[IP_OUT_ISLANDS] = nisl
     threads = max(1, ip[IP_THREADS])
@@ -578,11 +588,14 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
                    isl[4][:isl[5][nisl]],
                    isl[6][:isl[7][nisl]], nsub, h, gx, gy, gz, speed, sweeps, max_speed)
     apply_restitution(bf, mf1, mi1, nm, fp[FP_RESTITUTION_THRESHOLD])
-    reset = np.empty(max(n, 1), dtype=np.int64)
-    ip[IP_OUT_RESET] = _hold_to_nets(bf, bi, n, jf, ji, nj, af, ai, na, mi1, nm, max_speed,
+    reset = np.zeros(max(n, 1), dtype=np.int64)
+    ip[IP_OUT_RESET] = _hold_to_nets(bf, bi, lb, jf, ji, nj, af, ai, na, mi1, nm, max_speed,
                                      MAX_TURN / h, reset)
 
-    for i in range(n):
+    # (a parked body is not in lb: World.move_kinematic lands a parked kinematic body on its
+    # target at once, and World.unpark_body clears what force was put on it while parked)
+    for t in range(lb.shape[0]):
+        i = lb[t]
         k = bi[i, B_KIND]
         if k == KIND_KINEMATIC and bi[i, B_KIN_MOVE] != 0:
             for c in range(3):
@@ -596,6 +609,6 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
             for c in range(3):
                 bf[i, B_FORCE + c] = 0.0
                 bf[i, B_TORQUE + c] = 0.0
-    ip[IP_OUT_SLEPT] = update_sleep(bf, bi, n, mi1, nm, ji, nj, sf, si, dt,
+    ip[IP_OUT_SLEPT] = update_sleep(bf, bi, lb, mi1, nm, ji, lj, sf, si, dt,
                                     fp[FP_SLEEP_THRESHOLD], fp[FP_TIME_TO_SLEEP], ip[IP_SLEEP])
     return nm

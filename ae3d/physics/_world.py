@@ -22,6 +22,11 @@ For other modules (joints, anchors, ragdolls, motion), the internal calls are:
     contacts(slot=None) -> [(a, b, point, normal impulse)];  awake_count();  body_count()
 A body's pose is bf[slot, B_POS/B_QUAT] (current, also within sub-steps); bf[slot, B_IW] is its
 world inverse inertia, computed once per step from the step's starting rotation (as Box2D).
+
+Parked rows cost a step nothing (issue 16): the step walks three lists, the body slots not
+parked, and the joint and anchor slots in use on no parked body (``_live_lists``), made again
+only when a body, joint or anchor is added, removed, parked or unparked. The rows they leave
+out are those every pass skipped, so the rest see the same operations in the same order.
 """
 
 from __future__ import annotations
@@ -215,6 +220,12 @@ class World:
         self.last_reset = 0  # bodies put back by the last step for going non-finite
         # the nets' actions on bodies since removed (B_NETS of the live ones holds the rest)
         self.nets_removed = np.zeros(L.NET_COUNT)
+        # the rows the step walks (see the module docstring): made again when _lists_key moves
+        self._lists_dirty = True
+        self._lists_key = (-1, -1, -1)
+        self._lb = np.zeros(0, dtype=np.int64)
+        self._lj = np.zeros(0, dtype=np.int64)
+        self._la = np.zeros(0, dtype=np.int64)
 
     # -- sub-steps -------------------------------------------------------------------------
     @property
@@ -309,6 +320,7 @@ class World:
             bf[L.B_INV_MASS] = 1.0 / m
             bf[L.B_INV_I:L.B_INV_I + 3] = [1.0 / (m * k) for k in inert]
         self._invalidate_manifolds(slot)
+        self._lists_dirty = True
         return slot
 
     def _invalidate_manifolds(self, slot: int) -> None:
@@ -336,6 +348,7 @@ class World:
             self._ignore.difference_update(drop)
             self._rebuild_ignore()
         heapq.heappush(self._free, slot)
+        self._lists_dirty = True
 
     def _wake_touching(self, slot: int) -> None:
         """Wake whatever the body touched: its contacts of the last step, and the asleep bodies
@@ -398,17 +411,27 @@ class World:
             return
         self.wake(slot)
         self._wake_touching(slot)
+        if self.bi[slot, L.B_KIN_MOVE]:  # the move the step would make (it passes parked by)
+            self.bi[slot, L.B_PARKED] = 1
+            self.move_kinematic(slot, self.bf[slot, L.B_KIN_POS:L.B_KIN_POS + 3].copy(),
+                                self.bf[slot, L.B_KIN_QUAT:L.B_KIN_QUAT + 4].copy())
         self.bi[slot, L.B_PARKED] = 1
         self._invalidate_manifolds(slot)
+        self._lists_dirty = True
 
     def unpark_body(self, slot: int) -> None:
-        """Put a parked body back, awake, with the pose and velocities it had (or was given)."""
+        """Put a parked body back, awake, with the pose and velocities it had (or was given).
+        A force or torque put on it while parked is dropped (the step clears them before they
+        act; it passes a parked body by, so this does it)."""
         if not self.bi[slot, L.B_PARKED]:
             return
         self.bi[slot, L.B_PARKED] = 0
+        self._lists_dirty = True
         if self.bi[slot, L.B_KIND] == L.KIND_DYNAMIC:
             self.bi[slot, L.B_AWAKE] = 1
             self.bf[slot, L.B_SLEEP_TIME] = 0.0
+            self.bf[slot, L.B_FORCE:L.B_FORCE + 3] = 0.0
+            self.bf[slot, L.B_TORQUE:L.B_TORQUE + 3] = 0.0
 
     def is_parked(self, slot: int) -> bool:
         return bool(self.bi[slot, L.B_PARKED])
@@ -458,9 +481,17 @@ class World:
 
     def move_kinematic(self, slot: int, pos, quat) -> None:
         """Target pose of a kinematic body for the next step (it moves there with the
-        velocities that takes, then stops unless moved again)."""
+        velocities that takes, then stops unless moved again). A parked body lands on it at
+        once, at rest (what the step did to it; the step passes a parked body by)."""
         self.bf[slot, L.B_KIN_POS:L.B_KIN_POS + 3] = pos
         self.bf[slot, L.B_KIN_QUAT:L.B_KIN_QUAT + 4] = quat
+        if self.bi[slot, L.B_PARKED]:
+            self.bf[slot, L.B_POS:L.B_POS + 3] = self.bf[slot, L.B_KIN_POS:L.B_KIN_POS + 3]
+            self.bf[slot, L.B_QUAT:L.B_QUAT + 4] = self.bf[slot, L.B_KIN_QUAT:L.B_KIN_QUAT + 4]
+            self.bf[slot, L.B_V:L.B_V + 3] = 0.0
+            self.bf[slot, L.B_W:L.B_W + 3] = 0.0
+            self.bi[slot, L.B_KIN_MOVE] = 0
+            return
         self.bi[slot, L.B_KIN_MOVE] = 1
 
     # -- joints and anchors rows (content owned by the joints work) -------------------------
@@ -478,12 +509,14 @@ class World:
             self.nj += 1
         self.jf[row] = 0.0
         self.ji[row] = 0
+        self._lists_dirty = True  # (the caller fills its bodies before the next step)
         return row
 
     def free_joint(self, row: int) -> None:
         self.jf[row] = 0.0
         self.ji[row] = 0
         heapq.heappush(self._jfree, row)
+        self._lists_dirty = True
 
     def alloc_anchor(self) -> int:
         """A zeroed anchor row (ai[row, A_KIND] is ANCHOR_FREE until the caller fills it)."""
@@ -499,14 +532,44 @@ class World:
             self.na += 1
         self.af[row] = 0.0
         self.ai[row] = 0
+        self._lists_dirty = True  # (the caller fills its body before the next step)
         return row
 
     def free_anchor(self, row: int) -> None:
         self.af[row] = 0.0
         self.ai[row] = 0
         heapq.heappush(self._afree, row)
+        self._lists_dirty = True
 
     # -- the step --------------------------------------------------------------------------
+    def _live_lists(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows the step walks, ascending: body slots not parked (free ones included, as
+        the passes always saw them), joint slots in use on no parked body, anchor slots in use
+        on no parked body. Made again after an add, remove, park or unpark (or when a table's
+        high-water mark moved under it); otherwise the last ones."""
+        key = (self.n, self.nj, self.na)
+        if self._lists_dirty or key != self._lists_key:
+            n = self.n
+            parked = self.bi[:n, L.B_PARKED] != 0
+            self._lb = np.flatnonzero(~parked).astype(np.int64)
+
+            def on_parked(b: np.ndarray) -> np.ndarray:
+                inside = (b >= 0) & (b < n)
+                out = np.zeros(b.shape[0], dtype=bool)
+                out[inside] = parked[b[inside]]
+                return out
+
+            ji = self.ji[: self.nj]
+            self._lj = np.flatnonzero((ji[:, L.J_KIND] != L.JOINT_FREE)
+                                      & ~on_parked(ji[:, L.J_BODY_A])
+                                      & ~on_parked(ji[:, L.J_BODY_B])).astype(np.int64)
+            ai = self.ai[: self.na]
+            self._la = np.flatnonzero((ai[:, L.A_KIND] != L.ANCHOR_FREE)
+                                      & ~on_parked(ai[:, L.A_BODY])).astype(np.int64)
+            self._lists_dirty = False
+            self._lists_key = key
+        return self._lb, self._lj, self._la
+
     def step(self, dt: float) -> None:
         """Advance the world by dt seconds (one fixed step: collide once, then the sub-steps)."""
         if not (math.isfinite(dt) and dt > 0.0):
@@ -558,13 +621,14 @@ class World:
             numba.set_num_threads(self.threads)  # per calling thread: set before every step
         # the islands' runs go one at a time to the next free thread (a thread held up by the
         # machine's other work leaves its share to the others)
+        lb, lj, la = self._live_lists()
         chunk = numba.get_parallel_chunksize()
         numba.set_parallel_chunksize(1)
         try:
             nm = ks.step_world(self.bf, self.bi, self.jf, self.ji, self.af, self.ai,
                                self.mf, self.mi, self._mf1, self._mi1, self.sf, self.si,
                                self.keys, self.ign, self._cn, self._cp, self._cs, self._cid, fp,
-                               ip)
+                               ip, lb, lj, la)
         finally:
             numba.set_parallel_chunksize(chunk)
         self.mf, self._mf1 = self._mf1, self.mf
