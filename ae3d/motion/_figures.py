@@ -233,7 +233,8 @@ def motion_of(e: Any, obj: int) -> Motion | None:
 # ------------------------------------------------------------------------------ the record
 def record(body: Motion) -> dict:
     """The scene file's motion record of ``body``: mode (a figure getting up is written as the
-    mode it gets up to), strength, protection and get-up seconds."""
+    mode it gets up to), strength, protection and get-up seconds; ``parts`` (``_parts_record``)
+    only where a part has a mode or a strength of its own."""
     from ._muscles import strength
     m = check(body)
     s = service(m.engine)
@@ -241,9 +242,61 @@ def record(body: Motion) -> dict:
     if mo in FROM_ANIMATION and mo != ANIMATED:
         mo = int(s.fi[m.slot, F_RESUME])
     get_up = float(s.ff[m.slot, F_GET_UP])
-    return {"mode": MODE_NAMES[mo], "strength": strength(m),
-            "protective": bool(s.fi[m.slot, F_PROTECTIVE]),
-            "get_up": int(get_up) if get_up.is_integer() else get_up}
+    out = {"mode": MODE_NAMES[mo], "strength": strength(m),
+           "protective": bool(s.fi[m.slot, F_PROTECTIVE]),
+           "get_up": int(get_up) if get_up.is_integer() else get_up}
+    parts = _parts_record(m)
+    if parts:
+        out["parts"] = parts
+    return out
+
+
+# --- parts in the record (issue 15: a part's mode and strength, #573) -------------------------
+def _parts_record(m: Motion) -> dict:
+    """``{part name: {"mode": ..., "strength": ...}}`` for each part (``_parts.PART_NAMES``) with
+    a mode or a strength of its own; the defaults (ANIMATED, 1) left out, so a figure with none
+    writes the record it always did."""
+    from ._parts import PART_COUNT, PART_NAMES, part_mode, part_strength
+    out = {}
+    for k in range(PART_COUNT):
+        md, st = part_mode(m, k), part_strength(m, k)
+        row = {}
+        if md != ANIMATED:
+            row["mode"] = MODE_NAMES[md]
+        if st != 1.0:
+            row["strength"] = st
+        if row:
+            out[PART_NAMES[k]] = row
+    return out
+
+
+_PART_RECORD_MODES = ("animated", "powered", "limp")
+
+
+def _check_parts_record(spec: Any) -> list[tuple[int, int | None, float | None]]:
+    """The record's ``parts`` checked before anything is set: [(part, mode or None, strength or
+    None)]; ValueError naming what is wrong."""
+    from ._parts import PART_NAMES
+    if not isinstance(spec, dict):
+        raise ValueError("parts must be a dict of part names (head, spine, arm_l, arm_r, leg_l, "
+                         "leg_r) to {\"mode\": ..., \"strength\": ...}")
+    out = []
+    for name, row in spec.items():
+        if name not in PART_NAMES:
+            raise ValueError(f"parts: unknown part {name!r} (one of {list(PART_NAMES)})")
+        if not isinstance(row, dict) or set(row) - {"mode", "strength"}:
+            raise ValueError(f"parts.{name} must be a dict with mode and/or strength")
+        md = row.get("mode")
+        if md is not None and md not in _PART_RECORD_MODES:
+            raise ValueError(f"parts.{name}.mode must be one of {list(_PART_RECORD_MODES)}, "
+                             f"not {md!r}")
+        st = row.get("strength")
+        if st is not None and (isinstance(st, bool) or not isinstance(st, (int, float))
+                               or not 0.0 <= st <= 1.0):
+            raise ValueError(f"parts.{name}.strength must be a number in [0, 1]")
+        out.append((PART_NAMES.index(name), None if md is None else MODE_NAMES.index(md),
+                    None if st is None else float(st)))
+    return out
 
 
 def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
@@ -254,7 +307,7 @@ def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
     from ._muscles import set_strength
     if not isinstance(spec, dict):
         raise ValueError("spec must be a motion record (a dict)")
-    unknown = set(spec) - {"mode", "strength", "protective", "get_up"}
+    unknown = set(spec) - {"mode", "strength", "protective", "get_up", "parts"}
     if unknown:
         raise ValueError(f"unknown motion record fields: {sorted(unknown)}")
     mode_name = spec.get("mode", MODE_NAMES[ANIMATED])
@@ -270,6 +323,7 @@ def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
     if (isinstance(gu, bool) or not isinstance(gu, (int, float)) or not math.isfinite(gu)
             or gu < 0):
         raise ValueError("get_up must be a non-negative number of seconds")
+    parts = _check_parts_record(spec.get("parts", {}))
     m = motion_of(e, obj)
     if m is None:
         m = on_figure(e, obj)
@@ -279,6 +333,15 @@ def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
     set_protective(m, pr)
     set_get_up(m, float(gu))
     set_mode(m, RECORD_MODES[mode_name])
+    # the parts after the figure's mode: a part's mode lasts through the figure's hand-overs
+    from ._parts import PART_COUNT, part_strength, set_part_mode, set_part_strength
+    given = {k: (md, ps) for k, md, ps in parts}
+    for k in range(PART_COUNT):
+        md, ps = given.get(k, (None, None))
+        ps = 1.0 if ps is None else ps
+        if part_strength(m, k) != ps:
+            set_part_strength(m, k, ps)
+        set_part_mode(m, k, ANIMATED if md is None else md)
     return m
 
 

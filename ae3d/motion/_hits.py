@@ -288,8 +288,14 @@ def struck(m: Motion, bone: int, impulse: float) -> None:
     """An ANIMATED figure struck by a body in the step just taken: POWERED, and the blow takes
     its share as ``hit``'s does. The blow already moved the bodies, so the hand-over's offset is
     measured from where they were as the step began: what the blow did shows on the frame it
-    landed (#581), as a ``hit`` does."""
+    landed (#581), as a ``hit`` does. A body striking a part off the clip (limp, or POWERED on
+    its own muscles) leaves the figure ANIMATED by ``hit``'s rule (``_parts.keeps_clip``): the
+    part swings and the rest walks its clip, unless the blow overcomes the balance."""
     from ._modes import hand_over
+    from ._parts import keeps_clip
+    if keeps_clip(m, bone, impulse):
+        blow_takes(m, bone, impulse, None)
+        return
     w = m.engine.physics
     slots = np.asarray(m.ragdoll.bodies, dtype=np.int64)
     now_p = w.bf[slots, PL.B_POS:PL.B_POS + 3].copy()

@@ -345,4 +345,6 @@ S_WR_TOWARD = 83       # rad/m: the fold turned toward the place struck last
 S_WR_DOWN_SHARE = 84   # share: let go from hands and knees, every joint toward its rest place
 S_WR_REST_POSE = 85    # 1: the joints that don't writhe toward the standing pose; 0: the held shape
 S_WR_FACE_FOLD = 86    # share: of the fold's turns face down
-PRM_COUNT = 87
+# writhing, session 7 (_writhe.py: an arm behind the chest face down)
+S_WR_BEHIND_FACE = 87  # share: face down, an arm behind the chest's front plane
+PRM_COUNT = 88

@@ -42,9 +42,11 @@ the rest -1, the figure's), so the kernels only read a column.
 Columns: ``PB_PART_S``, ``PB_PART_OFF``, ``PB_PART_T`` (pbf), ``PB_PART_MODE`` (pbi),
 ``F_PART_MODE`` (fi). Settings: ``PartsSettings``. Verbs: ``parts_pre`` (after writhing's drives),
 ``parts_drawn``, ``parts_world_rotations`` and ``parts_mask`` (the pose phase; ``_pose``'s
-``draw_parts_rig`` writes the parts into a dressed figure's rig). Not here yet: a body striking
-a part off the clip (``_hits``' contact scan) still hands the figure over to POWERED; the scene
-file's record keeps no part's mode. Units: shares 0..1, s, rad.
+``draw_parts_rig`` writes the parts into a dressed figure's rig). A body striking a part off
+the clip (``_hits``' contact scan, ``struck``) goes by ``hit``'s rule (``keeps_clip``); the
+scene file's record keeps each part's mode and strength (``_figures.record``'s ``parts``); a
+limp part stays off a get-up's anchors and its dressed bones are drawn where its bodies hang
+(``_pose.draw_rig``). Units: shares 0..1, s, rad.
 """
 
 from __future__ import annotations

@@ -83,6 +83,7 @@ from ._layout import (
     PB_GU_Q,
     PB_OFF_A,
     PB_OFF_D,
+    PB_PART_MODE,
     PB_TARGET,
     POWERED,
     RB_FROM_Q,
@@ -408,6 +409,14 @@ def draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, 
                 bp[b, c] = pbf[f, b, PB_GU_P + c]
             for c in range(4):
                 bq[b, c] = pbf[f, b, PB_GU_Q + c]
+            if pbi[f, b, PB_PART_MODE] >= 0:
+                # a part with a mode of its own (_parts.py: limp, it hangs) is off the way's
+                # anchors too: drawn where its body is, not where the way would have it
+                s = pbi[f, b, PB_BODY]
+                for c in range(3):
+                    bp[b, c] = bf[s, B_POS + c]
+                for c in range(4):
+                    bq[b, c] = bf[s, B_QUAT + c]
         draw_bodies(parents, rt, rq, rs, root, body_of, bp, bq, f2[o + R_OFF_P],
                     f2[o + R_OFF_Q], True, world)
         mark_written(rt, rq, wt, wq, body_of)

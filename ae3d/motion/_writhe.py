@@ -92,6 +92,7 @@ from ._layout import (
     PB_REST_Q,
     S_HOLD_SHARE,
     S_WR_ARM_BEHIND,
+    S_WR_BEHIND_FACE,
     S_WR_BEHIND_SHARE,
     S_WR_DOWN_SHARE,
     S_WR_ELBOW,
@@ -163,8 +164,13 @@ class WritheSettings:
     with the chest's forward under minus this) is propping the figure up: a backward protective fall
     lands sitting on its hands behind it, and folding such an arm over the front drove it
     through the ground, lifting the chest and shoving the figure 0.3 m along."""
-    behind_share: float = 0.0
-    """share: such an arm's muscle (the trunk comes down on it, then the arm folds)."""
+    behind_share: float = 0.15
+    """share: such an arm's muscle (the trunk comes down on it, then the arm folds): the rest's
+    15 %. At 0 (session 6) the arm lay on its joints' limits and friction alone; since a blow
+    keeps its whole momentum (physics/_blow.py) the box man knocked down by 450 N·s lands sitting
+    up higher on such arms, and the legs let down rocked the pelvis back onto the propped trunk
+    (lifted 7 cm: drift 3.89 cm) or, struck on the forearm, slid it 8 cm toward its head (9.31
+    cm); on 15 % the arms lower the trunk and the pelvis stays (0.99 cm both)."""
     toward: float = 1.5
     """rad/m: the fold turned toward where it was last struck: the shoulders in more (or less)
     by this for each metre the place lies across the chest's middle, forward more (less) for
@@ -181,6 +187,12 @@ class WritheSettings:
     """share of the fold's turns (forward, in) the arms take face down: none, they stay tucked
     where they lie (folded forward face down, they pressed the chest up: a box man drifted
     13 cm at 0.3 of the fold with the arms on 15 %)."""
+    # session 7
+    behind_face: float = 0.0
+    """share: face down, an arm behind the chest's front plane (lying along its side or back)
+    keeps this, not ``behind_share``: on the back-landers' 15 % the Mixamo man face down from
+    258.75 degrees rolled over and over, 2.5 m across the ground (at 0 the sweep's face-down
+    writhers lie as they did)."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_WR_LEG_PERIOD] = self.leg_period
@@ -201,6 +213,7 @@ class WritheSettings:
         row[S_WR_DOWN_SHARE] = self.down_share
         row[S_WR_REST_POSE] = self.rest_pose
         row[S_WR_FACE_FOLD] = self.face_fold
+        row[S_WR_BEHIND_FACE] = self.behind_face
 
 
 # ------------------------------------------------------------------------------ the verbs
@@ -420,7 +433,7 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
                           bf[su, B_QUAT + 3], -jf[ju, J_PB], -jf[ju, J_PB + 1], -jf[ju, J_PB + 2])
         dx, dy, dz = _unit(*qrot(-hx, -hy, -hz, hw, dx, dy, dz))
         if dx * cvx + dy * cvy + dz * cvz < -prm[S_WR_ARM_BEHIND]:
-            share = min(share, prm[S_WR_BEHIND_SHARE])
+            share = min(share, prm[S_WR_BEHIND_FACE] if face else prm[S_WR_BEHIND_SHARE])
         _drive(f, ub, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ub, ff, pbf) * share)
         x, y, z, w = _hinged(pbf, f, lb, jf, pbi[f, lb, PB_JOINT], prm[S_WR_ELBOW] * fade)
         _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * share)
