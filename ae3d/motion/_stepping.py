@@ -589,7 +589,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
             ff[f, F_PLANT + 3 * k] = ank[k, 0]
             ff[f, F_PLANT + 3 * k + 1] = ank[k, 1]
             ff[f, F_PLANT + 3 * k + 2] = ank[k, 2]
-        phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_STEP_TIME], True)
+        phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_STEP_TIME])
         fi[f, F_STEP_LEFT] = max(int(math.ceil(prm[S_RUN_STEPS] * far)), 1) - 1
         if far > prm[S_FALL_STRIDES]:
             # past what a run catches: one step toward it, no weight shift, then the fall
@@ -604,8 +604,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
                 if fi[f, F_STEP_LEFT] <= 0:
                     return _give_up(f, nb, ff, fi, pbi, ji)
                 fi[f, F_STEP_LEFT] -= 1
-                phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME],
-                               False)
+                phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME])
             else:
                 phase = STEP_HOLD
                 fi[f, F_STAGGER] = 0
@@ -654,7 +653,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
             if fi[f, F_STEP_LEFT] <= 0:
                 return _give_up(f, nb, ff, fi, pbi, ji)
             fi[f, F_STEP_LEFT] -= 1
-            phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME], False)
+            phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME])
         elif speed < prm[S_STEP_SPEED] or t >= prm[S_HOLD_TIME]:
             # it stands: the foot further from the centre of mass comes in beside the other
             d0 = (ank[0, 0] - cx) ** 2 + (ank[0, 2] - cz) ** 2
@@ -733,10 +732,10 @@ def _spot(f, ff, prm, px, pz, hx, hz):
 
 
 @njit(cache=True, _nrt=False)
-def _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, dur, first):
+def _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, dur):
     """A step toward the capture point (px, pz): its kind, its foot, its length. Returns the
-    phase it starts in: a push's ``first`` step back shifts the weight first; a swing is
-    counted (``steps_taken``) as it starts, as the spec's stagger table times its steps."""
+    phase it starts in: a first step back shifts the weight first; a swing is counted
+    (``steps_taken``) as it starts, as the spec's stagger table times its steps."""
     dx, dz = px - mx, pz - mz
     d = math.sqrt(dx * dx + dz * dz)
     if d < 1e-9:
@@ -769,7 +768,7 @@ def _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, dur, first):
     ff[f, F_STEP_DUR] = dur
     ff[f, F_STEP_T] = 0.0
     ff[f, F_STEP_SPOT + 1] = ank[k, 1]
-    if kind == STEP_BACK and first:
+    if kind == STEP_BACK and fi[f, F_STEPS] == 0 and fi[f, F_STAGGER] == 0:
         return STEP_SHIFT
     fi[f, F_STEPS] += 1
     return STEP_SWING
