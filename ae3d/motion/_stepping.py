@@ -192,10 +192,10 @@ class SteppingSettings:
     330 / 360 / 390 / 400 N·s. Two strides of 0.745 (1.49 m) lie between the 360 N·s push the
     spec has stand and the 390 it has fall: 255 to 360 stand (6 to 8 steps), 390 and 400
     throw one step and fall 0.4 to 0.5 s after the blow. At 0.485 ahead (two strides 0.97 m)
-    every push from behind from 255 up fell without a step; at 0.735 for every way, 300 N·s
-    blows from in front and the side were caught by steps, and the pool's zombies struck at
-    400 N·s from in front stood: the ways aside and back keep 0.485 (at 0.475 a 210 N·s shove
-    from the side fell without a step)."""
+    every push from behind from 255 up fell without a step; at 0.735 for every way,
+    test_get_up's 300 N·s figures were caught by steps and fell late, and the pool's zombies
+    struck at 400 N·s from in front stood: the ways aside and back keep 0.485 (at 0.475 a
+    210 N·s shove from the side fell without a step)."""
     wait_strides: float = 2.0
     """strides: the capture point further off than this, the first step waits for it to come back
     (spec: a stride and a half). Measured at 1.5 strides of 0.485 m (0.73 m): pushes from behind
