@@ -13,9 +13,10 @@ is ``tests/motion/shoves.py``.
 
 Measured here, with the whole push (issue 18: physics/_blow.py keeps a blow's momentum; before,
 every push from behind of 255 N·s and more was the same 246 N·s push): the capture point as first
-seen is 1.01 m off at 255 N·s, 1.07 at 270, 1.25 at 315, within two strides (1.47 m), and
-stepping stands out of each; standing still gives out past 180 N·s from behind (spec 255). Rows
-the spec has otherwise are strict xfails with what they do.
+seen is 1.01 m off at 255 N·s, 1.07 at 270, 1.25 at 315, within two strides ahead (1.49 m; issue
+14: strides of 0.745 m ahead, 0.485 aside and back), and stepping stands out of each (6 to 8
+steps); standing still gives out past 180 N·s from behind (spec 255). Rows the spec has otherwise
+are strict xfails with what they do.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def _row(j, a):
     return next(k for k, r in enumerate(TABLE) if r[0] == j and r[1] == a)
 
 
-_STILL_FALLS = ("measured: stepping stands (8 steps), but standing still falls: with the whole "
+_STILL_FALLS = ("measured: stepping stands (6 steps), but standing still falls: with the whole "
                 "push standing still holds to 180 N·s from behind on the reference ragdoll (the "
                 "spec's figure to 255)")
 
@@ -79,9 +80,10 @@ _STILL_FALLS = ("measured: stepping stands (8 steps), but standing still falls: 
 @pytest.mark.parametrize("j,a", [
     (60.0, 0.0),
     pytest.param(150.0, 180.0, marks=pytest.mark.xfail(strict=True, reason=(
-        "measured: stands, but steps back 5 times (0.45, 1.35, 1.67, 2.42, 2.93 s): the capture "
-        "point runs 0.5 m behind the heels, past the 0.24 m trigger for longer than the 0.12 s "
-        "weight shift, where the spec's figure brought it back without a step"))),
+        "measured: stands, but steps back 5 times (0.15, 1.05, 1.37, 2.12, 2.63 s after the push, "
+        "as each starts): the "
+        "capture point runs 0.5 m behind the heels, past the 0.24 m trigger for longer than the "
+        "0.12 s weight shift, where the spec's figure brought it back without a step"))),
 ])
 def test_stands_with_no_step(table, j, a):
     o, n = table
@@ -101,19 +103,7 @@ def test_stands_both_ways_stepping(table, j, a):
     assert o.stands[k] and o.steps[k] >= 1, "stepping"
 
 
-# session 6, after the merge of the whole blow (issue 18) with the stride kept at 0.485 m
-_PAST_STRIDES = (
-    "measured with the whole push and the stride at 0.485 m: the capture point as first seen is "
-    "1.07 m at 270 N·s and 1.25 at 315 (chest, from behind), past two strides (0.97 m), so the "
-    "figure falls without a step; at 0.735 m both stand (8 steps) but test_get_up's 300 N·s "
-    "figures were caught by steps and fell late (see _stepping.py's stride)")
-
-
-@pytest.mark.parametrize("j,a", [
-    (210.0, 90.0),
-    pytest.param(270.0, 0.0, marks=pytest.mark.xfail(strict=True, reason=_PAST_STRIDES)),
-    pytest.param(315.0, 0.0, marks=pytest.mark.xfail(strict=True, reason=_PAST_STRIDES)),
-])
+@pytest.mark.parametrize("j,a", [(210.0, 90.0), (270.0, 0.0), (315.0, 0.0)])
 def test_falls_standing_still_stands_stepping(table, j, a):
     o, n = table
     k = _row(j, a)

@@ -239,7 +239,15 @@ def beyond():
     return out, {r["name"]: r for r in out["rows"]}
 
 
-@pytest.mark.parametrize("name", ("slope", "wall", "side"))
+@pytest.mark.parametrize("name", ("slope", pytest.param("wall", marks=pytest.mark.xfail(
+    strict=True, reason=(
+        "measured (issue 14): knocked back at 400 N·s from in front, the figure is carried the "
+        "1.4 m to the wall upright (lean under 0.05 rad) and never falls: it stands against it "
+        "and steps off it in short runs (9 steps by 6 s), never down, so never up. On main it "
+        "did the same but its runs went on (9 steps, the last four one run) until motion.down "
+        "judged it down at 4.98 s and it 'got up' by 7.08 s; a run's steps are now at most 3 a "
+        "stride of the capture distance (the runs that staggered on past 3 s end), and with no "
+        "such bound the wall's run is main's again"))), "side"))
 def test_slope_wall_and_side_get_up_within_the_limits(beyond, name):
     out, rows = beyond
     r = rows[name]
@@ -324,12 +332,11 @@ def test_clip_sweep_every_felled_figure_gets_up_by_its_clip_within_the_limits(cl
         assert r["slide"] <= SLIDE and r["slide_drawn"] <= SLIDE, r["name"]
 
 
-def test_clip_sweep_hips_a_step(clip_swept, request):
-    if request.node.callspec.params["clip_swept"] == "mixamo_man.glb":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "measured 42.7 mm a step against 40: the Mixamo man felled from 120° and 240° lies "
-            "on its side; blended from there into its clip's first (prone) frame its limbs "
-            "sweep under the ground and the way is lifted out of it that fast (box man 37 mm)")))
+def test_clip_sweep_hips_a_step(clip_swept):
+    # Until issue 14 (strides by the way the capture point goes) the Mixamo man felled at
+    # 300 N·s from 120° and 240° lay on its side and its clip's way lifted the hips 42.7 mm a
+    # step (a strict xfail): those two now stand, caught by steps; every felled one is within
+    # (the 450 N·s ones from there 37-38 mm)
     for r in clip_swept:
         if r["felled"]:
             assert r["hips"] <= HIPS, (r["name"], r["hips"])

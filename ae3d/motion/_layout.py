@@ -137,6 +137,7 @@ STEP_GAP = 3       # between the steps of a run
 STEP_HOLD = 4      # both feet planted where they stepped, the capture point within them
 STEP_CLOSE = 5     # the trailing foot brought beside the other, then the pose again
 STEP_GIVEN_UP = 6  # a push past two strides: no step (a fall) until the point is back
+STEP_LUNGE = 7     # a push past what a run catches: one step toward it, then the fall (#14)
 # the steps' kinds (F_STEP_KIND)
 STEP_AHEAD = 0
 STEP_ASIDE = 1
@@ -165,7 +166,9 @@ F_STRUCK_LAST = 42 # the bone a hit struck last (-1: none; _wound.wounded writes
 # owner _parts.py (a part's own mode, #573, #658)
 F_PART_MODE = 43   # 43..48 each part's mode as set (PART_HEAD..PART_LEG_R): ANIMATED (none of
                    # its own: it goes with its figure), LIMP or POWERED
-FI_COUNT = 49
+# stepping, session 7 (_stepping.py, issue 14)
+F_STEP_LEFT = 49   # steps a push's run may still take (from its capture distance, S_RUN_STEPS)
+FI_COUNT = 50
 
 # writhing's states (F_WRITHE)
 WRITHE_NONE = 0
@@ -347,4 +350,9 @@ S_WR_REST_POSE = 85    # 1: the joints that don't writhe toward the standing pos
 S_WR_FACE_FOLD = 86    # share: of the fold's turns face down
 # writhing, session 7 (_writhe.py: an arm behind the chest face down)
 S_WR_BEHIND_FACE = 87  # share: face down, an arm behind the chest's front plane
-PRM_COUNT = 88
+# stepping, session 7 (_stepping.py: strides by the way the capture point goes, issue 14)
+S_STRIDE_ASIDE = 88    # m: a stride aside (S_STRIDE: ahead)
+S_STRIDE_BACK = 89     # m: a stride back
+S_LUNGE_STRIDES = 90   # strides: a push past this takes no step at all (past S_FALL_STRIDES, one)
+S_RUN_STEPS = 91       # steps per stride of a push's capture distance its run may take
+PRM_COUNT = 92

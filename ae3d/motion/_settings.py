@@ -51,7 +51,8 @@ DEFAULT = Settings()
 # the values the kernels or the façade divide by: they must be positive
 _DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed",
                "step_time", "stride", "stage", "leg_period", "rock_period",
-               "take_back"}
+               "take_back",
+               "stride_aside", "stride_back"}   # issue 14: the strides by way
 
 
 def check(settings: Any) -> Settings:

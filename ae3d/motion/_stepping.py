@@ -21,20 +21,26 @@ a foot swings to put itself under the point:
   chest, half that at the lower spine, at most ``bend_max``);
 - the leg not swinging holds its foot where it stands: its thigh aimed from the hip at its
   planted spot, so the body carries over it as over a strut rather than dragging it;
-- past ``wait_strides`` strides the first step waits for the point to come back within reach.
+- past ``wait_strides`` strides the first step waits for the point to come back within reach;
+- strides are ``stride`` ahead (along the way the pelvis faces), ``stride_aside`` and
+  ``stride_back`` the other ways (an ellipse's between): a push past ``fall_strides`` is a fall;
+  ahead it throws one step first (a lunge, ``lunge_strides``; a figure that protects itself),
+  aside or back none. Steps are counted (``steps_taken``) as they start.
 
 A step that lands with the capture point still off the feet and the figure still moving over the
 ground at ``min_speed`` or more starts a stagger (``staggering``): a run of steps, each
 ``run_time`` long, ``run_gap`` apart, each to where the point is by then, on while the point is
 within ``run_strides`` strides, ended the moment it is not (or the figure slows under
-``min_speed``). While it
+``min_speed``), and at most ``run_steps`` steps a stride of the push's capture distance: a run
+over with the point still off the feet takes no step until it is back (``STEP_GIVEN_UP``). While it
 staggers the fall waits for a lean of ``stagger_lean`` (``_balance.balance_post``). With the point
 back within the feet and the figure slower than ``min_speed`` (or after ``hold_time``), the foot
 behind is brought beside the other and the legs are handed back to the pose: it stands. Falling,
 landed, not POWERED or stepping off: the step's aims are let go (the fall's own stay).
 
 Columns: ``F_CP``, ``F_STEP_T``, ``F_STEP_SPOT``, ``F_PLANT``, ``F_STEP_BEND``, ``F_STEP_DUR``,
-``F_STEP_ON``, ``F_STEP_PHASE``, ``F_STEP_FOOT``, ``F_STEPS``, ``F_STAGGER``, ``F_STEP_KIND``.
+``F_STEP_ON``, ``F_STEP_PHASE``, ``F_STEP_FOOT``, ``F_STEPS``, ``F_STAGGER``, ``F_STEP_KIND``,
+``F_STEP_LEFT``.
 Settings: ``SteppingSettings``. Verb: ``stepping_pre``. Units: m, s, rad, m/s.
 """
 
@@ -78,12 +84,14 @@ from ._layout import (
     F_FALLING,
     F_LAND,
     F_PLANT,
+    F_PROTECTIVE,
     F_STAGGER,
     F_STEP_ANIM_PREV,
     F_STEP_BEND,
     F_STEP_DUR,
     F_STEP_FOOT,
     F_STEP_KIND,
+    F_STEP_LEFT,
     F_STEP_ON,
     F_STEP_PHASE,
     F_STEP_SPOT,
@@ -99,8 +107,10 @@ from ._layout import (
     S_HOLD_TIME,
     S_KNEE_AHEAD,
     S_KNEE_ASIDE,
+    S_LUNGE_STRIDES,
     S_RUN_GAP,
     S_RUN_OFF,
+    S_RUN_STEPS,
     S_RUN_STRIDES,
     S_RUN_TIME,
     S_SHIFT_TIME,
@@ -113,6 +123,8 @@ from ._layout import (
     S_STEP_TIME,
     S_STEP_TOE,
     S_STRIDE,
+    S_STRIDE_ASIDE,
+    S_STRIDE_BACK,
     S_THIGH_BASE,
     S_WAIT_STRIDES,
     STEP_AHEAD,
@@ -123,6 +135,7 @@ from ._layout import (
     STEP_GIVEN_UP,
     STEP_HOLD,
     STEP_IDLE,
+    STEP_LUNGE,
     STEP_SHIFT,
     STEP_SWING,
 )
@@ -169,17 +182,20 @@ class SteppingSettings:
     """s: a stagger's step (spec)."""
     run_gap: float = 0.03
     """s: between a stagger's steps (spec)."""
-    stride: float = 0.485
-    """m: a stride, measured from between the feet to the capture point. Two strides (0.97 m)
-    sit under the capture point of a 255 N·s push at the chest from behind as it is first seen
-    (1.01 m with the whole push, issue 18), so from there up a push from behind falls without a
-    step (strict xfails in test_balance / test_stagger). Measured at 0.735 (two strides 1.47 m,
-    between a 360 N·s push's 1.43 m and test_falls's lightest blows, 1.51 m): 255..330 N·s from
-    behind stand (8 steps), but 300 N·s figures in test_get_up's sweep were caught by steps and
-    fell late, still down at the end of the run, and the pool's zombies struck at 400 N·s from
-    the front stood (the spec has them down): kept at 0.485 until a stride chosen from the
-    capture distance settles both (issue 14). At 0.475 a 210 N·s shove from the side fell
-    without a step."""
+    stride: float = 0.745
+    """m: a stride ahead, measured from between the feet to the capture point (``stride_aside``
+    and ``stride_back`` the other ways, an ellipse's between): the strides a push's capture
+    point lies off as first seen decide whether it is caught (within ``fall_strides``), how many
+    steps it may take (``run_steps``), whether it throws one step and falls (``lunge_strides``).
+    Chosen from the capture distances of blows at the chest from behind (issue 14, the whole
+    blow): 1.01 / 1.07 / 1.19 / 1.25 / 1.31 / 1.43 / 1.55 / 1.59 m at 255 / 270 / 300 / 315 /
+    330 / 360 / 390 / 400 N·s. Two strides of 0.745 (1.49 m) lie between the 360 N·s push the
+    spec has stand and the 390 it has fall: 255 to 360 stand (6 to 8 steps), 390 and 400
+    throw one step and fall 0.4 to 0.5 s after the blow. At 0.485 ahead (two strides 0.97 m)
+    every push from behind from 255 up fell without a step; at 0.735 for every way,
+    test_get_up's 300 N·s figures were caught by steps and fell late, and the pool's zombies
+    struck at 400 N·s from in front stood: the ways aside and back keep 0.485 (at 0.475 a
+    210 N·s shove from the side fell without a step)."""
     wait_strides: float = 2.0
     """strides: the capture point further off than this, the first step waits for it to come back
     (spec: a stride and a half). Measured at 1.5 strides of 0.485 m (0.73 m): pushes from behind
@@ -195,7 +211,31 @@ class SteppingSettings:
     """s: standing with its feet apart at most this before the foot behind is brought in."""
     fall_strides: float = 2.0
     """strides: a push whose capture point is further off than this as it is first seen is a
-    fall (spec: "a push past two strides: that's a fall, and the protective fall has it")."""
+    fall (spec: "a push past two strides: that's a fall, and the protective fall has it"); ahead
+    it throws one step first (``lunge_strides``)."""
+    stride_aside: float = 0.485
+    """m: a stride aside (``stride`` is the stride ahead); between the ways the strides are an
+    ellipse's (issue 14)."""
+    stride_back: float = 0.485
+    """m: a stride back."""
+    lunge_strides: float = 4.0
+    """strides: a push past ``fall_strides`` ahead (within 45 degrees of the way the pelvis
+    faces) and within this takes one step toward its capture point (counted as it starts), then
+    the protective fall has it: no run, the fall's own lean (spec: 390 N·s from behind "steps
+    once at 0.2 s, then falls"; measured, it falls 0.5 s after the blow). Past this, and aside
+    or back past ``fall_strides``, no step: a lunge back stood 390 and 400 N·s blows from in
+    front after 4 steps, and one aside 255 to 360 N·s from the side after one. Nor for a figure
+    that does not protect itself (``set_protective(False)``): the lunge is the protective fall's
+    first move, and test_falls's unprotected twins take no aim."""
+    run_steps: float = 3.0
+    """steps per stride: a push's steps, its first and its run's, are at most this times its
+    capture distance in strides as its first step starts, rounded up; a run that has taken
+    them all with the point still off the feet is over and the figure takes no step until the
+    point is back (it stands, or the fall has it). Issue 14: the number of steps from the
+    capture distance. With no bound, runs went on past 3 s (reference ragdoll 210 and 300 N·s
+    from behind, Mixamo man 180 and 270); at 3, none. It also ends the runs of test_get_up's
+    figure knocked upright into a wall, which on main went on until it was judged down (a
+    strict xfail there)."""
     thigh_base: float = 0.0
     """1: the legs' aims are taken on the animation's pelvis (its heading); 0: on the pelvis
     where it is. Measured on the spec's table: on the animation's pelvis a 210 N·s stagger from
@@ -234,6 +274,10 @@ class SteppingSettings:
         row[S_RUN_OFF] = self.run_off
         row[S_FALL_STRIDES] = self.fall_strides
         row[S_THIGH_BASE] = self.thigh_base
+        row[S_STRIDE_ASIDE] = self.stride_aside
+        row[S_STRIDE_BACK] = self.stride_back
+        row[S_LUNGE_STRIDES] = self.lunge_strides
+        row[S_RUN_STEPS] = self.run_steps
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -290,6 +334,20 @@ def _off_feet(px, pz, hx, hz):
         for b in range(a + 1, 4):
             d = min(d, _seg_dist(px, pz, hx[a], hz[a], hx[b], hz[b]))
     return d
+
+
+@njit(cache=True, _nrt=False)
+def _strides(px, pz, mx, mz, fx, fz, prm):
+    """How far the point (px, pz) lies from between the feet (mx, mz), in strides: ``stride``
+    ahead along the way the pelvis faces (fx, fz), ``stride_back`` behind, ``stride_aside`` to
+    either side, an ellipse's between."""
+    dx, dz = px - mx, pz - mz
+    a = dx * fx + dz * fz
+    b = dz * fx - dx * fz
+    la = prm[S_STRIDE] if a >= 0.0 else prm[S_STRIDE_BACK]
+    a /= la
+    b /= prm[S_STRIDE_ASIDE]
+    return math.sqrt(a * a + b * b)
 
 
 @njit(cache=True, _nrt=False)
@@ -413,6 +471,16 @@ def _release(f, nb, ff, fi, pbi, ji, knees):
     ff[f, F_STEP_T] = 0.0
 
 
+@njit(cache=True, _nrt=False)
+def _give_up(f, nb, ff, fi, pbi, ji):
+    """The push's steps are spent (a lunge landed, a run's steps all taken): the step's aims let
+    go, no step until the capture point is back within the feet; the figure stands as it is or
+    the fall has it (at the fall's own lean, no longer a stagger's). Returns True."""
+    _release(f, nb, ff, fi, pbi, ji, True)
+    fi[f, F_STEP_PHASE] = STEP_GIVEN_UP
+    return True
+
+
 # ------------------------------------------------------------------------------ the verb
 @njit(cache=True, _nrt=False)
 def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji,
@@ -488,10 +556,9 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
         hx[2 + k], hz[2 + k] = bx + toe * fx, bz + toe * fz
     off = _off_feet(px, pz, hx, hz)
     speed = math.sqrt(vx * vx + vz * vz)
-    stride = prm[S_STRIDE]
     mx, mz = 0.5 * (ank[0, 0] + ank[1, 0]), 0.5 * (ank[0, 2] + ank[1, 2])
-    # how far off the feet the point is, in strides, from between the feet
-    far = math.sqrt((px - mx) ** 2 + (pz - mz) ** 2) / stride
+    # how far off the feet the point is, in strides of the way it goes, from between the feet
+    far = _strides(px, pz, mx, mz, fx, fz, prm)
     t = ff[f, F_STEP_T] + dt
     ff[f, F_STEP_T] = t
     want_step = off > prm[S_STEP_OFF] and speed >= prm[S_STEP_SPEED]
@@ -505,9 +572,20 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
         if not want_step:
             return False
         if far > prm[S_FALL_STRIDES]:
-            fi[f, F_STEP_PHASE] = STEP_GIVEN_UP
-            return False
-        if far > prm[S_WAIT_STRIDES]:
+            # past what a run catches. Ahead (within 45 degrees of the way the pelvis faces) a
+            # person still throws a foot out before going down: one step, then the fall (spec:
+            # 390 N·s from behind). Aside or back, and past ``lunge_strides``, no step at all:
+            # a lunge back caught 390 and 400 N·s blows from in front (4 steps, standing), a
+            # lunge aside 255 to 360 N·s from the side (one step), both past what the spec has
+            # stand (210 N·s from the side; the pool's 400 N·s zombies go down). The step is
+            # the protective fall's first move: a figure set_protective(False) goes over without
+            # it (test_falls's twins take no aim).
+            dx, dz = px - mx, pz - mz
+            if (far > prm[S_LUNGE_STRIDES] or fi[f, F_PROTECTIVE] == 0
+                    or dx * fx + dz * fz < prm[S_AHEAD_COS] * math.sqrt(dx * dx + dz * dz)):
+                fi[f, F_STEP_PHASE] = STEP_GIVEN_UP
+                return False
+        if prm[S_WAIT_STRIDES] < far <= prm[S_FALL_STRIDES]:
             # past a stride and a half the first step waits for the point to come back
             return False
         for k in range(2):
@@ -515,12 +593,20 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
             ff[f, F_PLANT + 3 * k + 1] = ank[k, 1]
             ff[f, F_PLANT + 3 * k + 2] = ank[k, 2]
         phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_STEP_TIME])
+        fi[f, F_STEP_LEFT] = max(int(math.ceil(prm[S_RUN_STEPS] * far)), 1) - 1
+        if far > prm[S_FALL_STRIDES]:
+            # past what a run catches: one step toward it, no weight shift, then the fall
+            if phase == STEP_SHIFT:
+                fi[f, F_STEPS] += 1
+            phase = STEP_LUNGE
     elif phase == STEP_GAP:
         if t >= prm[S_RUN_GAP]:
             if far > prm[S_RUN_STRIDES]:
-                _release(f, nb, ff, fi, pbi, ji, True)
-                return True
+                return _give_up(f, nb, ff, fi, pbi, ji)
             if off > prm[S_RUN_OFF] and speed >= prm[S_STEP_SPEED]:
+                if fi[f, F_STEP_LEFT] <= 0:
+                    return _give_up(f, nb, ff, fi, pbi, ji)
+                fi[f, F_STEP_LEFT] -= 1
                 phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME])
             else:
                 phase = STEP_HOLD
@@ -534,13 +620,17 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
         if t >= prm[S_SHIFT_TIME]:
             phase = STEP_SWING
             ff[f, F_STEP_T] = 0.0
+            fi[f, F_STEPS] += 1
+    elif phase == STEP_LUNGE:
+        if t >= ff[f, F_STEP_DUR]:
+            # landed: no run after it; the protective fall has the figure, or it stands as it is
+            return _give_up(f, nb, ff, fi, pbi, ji)
     elif phase == STEP_SWING or phase == STEP_CLOSE:
         if t >= ff[f, F_STEP_DUR]:
             k = fi[f, F_STEP_FOOT]
             ff[f, F_PLANT + 3 * k] = ank[k, 0]
             ff[f, F_PLANT + 3 * k + 1] = ank[k, 1]
             ff[f, F_PLANT + 3 * k + 2] = ank[k, 2]
-            fi[f, F_STEPS] += 1
             if phase == STEP_CLOSE:
                 # the feet together: the pose has the legs again
                 _release(f, nb, ff, fi, pbi, ji, True)
@@ -555,16 +645,17 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
                 fi[f, F_STAGGER] = 1
                 phase = STEP_GAP
             elif far > prm[S_RUN_STRIDES]:
-                _release(f, nb, ff, fi, pbi, ji, True)
-                return True
+                return _give_up(f, nb, ff, fi, pbi, ji)
             else:
                 phase = STEP_HOLD
                 fi[f, F_STAGGER] = 0
     elif phase == STEP_HOLD:
         if want_step:
             if far > prm[S_RUN_STRIDES]:
-                _release(f, nb, ff, fi, pbi, ji, True)
-                return True
+                return _give_up(f, nb, ff, fi, pbi, ji)
+            if fi[f, F_STEP_LEFT] <= 0:
+                return _give_up(f, nb, ff, fi, pbi, ji)
+            fi[f, F_STEP_LEFT] -= 1
             phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME])
         elif speed < prm[S_STEP_SPEED] or t >= prm[S_HOLD_TIME]:
             # it stands: the foot further from the centre of mass comes in beside the other
@@ -579,13 +670,14 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
             ff[f, F_STEP_SPOT + 2] = ank[o, 2] + (hip[k, 2] - hip[o, 2])
             ff[f, F_STEP_DUR] = prm[S_STEP_TIME]
             ff[f, F_STEP_T] = 0.0
+            fi[f, F_STEPS] += 1
             phase = STEP_CLOSE
     fi[f, F_STEP_PHASE] = phase
     # ---- the aims of the phase
     k = fi[f, F_STEP_FOOT]
     kind = fi[f, F_STEP_KIND]
     t = ff[f, F_STEP_T]
-    if phase == STEP_SWING:
+    if phase == STEP_SWING or phase == STEP_LUNGE:
         # the spot follows the capture point, past it and within reach of the hip
         _spot(f, ff, prm, px, pz, hip[k, 0], hip[k, 2])
     if prm[S_THIGH_BASE] > 0.5:
@@ -596,7 +688,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
     for leg in range(2):
         jt = pbi[f, _THIGHS[leg], PB_JOINT]
         jk = pbi[f, _CALVES[leg], PB_JOINT]
-        if (phase == STEP_SWING or phase == STEP_CLOSE) and leg == k:
+        if (phase == STEP_SWING or phase == STEP_LUNGE or phase == STEP_CLOSE) and leg == k:
             dur = ff[f, F_STEP_DUR]
             # the foot's spot on the ground below the hip by the leg's length
             _aim_leg(bf, jf, ji, jt, ff[f, F_STEP_SPOT], ff[f, F_STEP_SPOT + 1],
@@ -645,7 +737,8 @@ def _spot(f, ff, prm, px, pz, hx, hz):
 @njit(cache=True, _nrt=False)
 def _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, dur):
     """A step toward the capture point (px, pz): its kind, its foot, its length. Returns the
-    phase it starts in (a step back shifts the weight first)."""
+    phase it starts in: a first step back shifts the weight first; a swing is counted
+    (``steps_taken``) as it starts, as the spec's stagger table times its steps."""
     dx, dz = px - mx, pz - mz
     d = math.sqrt(dx * dx + dz * dz)
     if d < 1e-9:
@@ -680,6 +773,7 @@ def _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, dur):
     ff[f, F_STEP_SPOT + 1] = ank[k, 1]
     if kind == STEP_BACK and fi[f, F_STEPS] == 0 and fi[f, F_STAGGER] == 0:
         return STEP_SHIFT
+    fi[f, F_STEPS] += 1
     return STEP_SWING
 
 

@@ -34,6 +34,9 @@ class Shoves:
     impulses: np.ndarray                  # (n, 3) N·s
     stepping: np.ndarray                  # (n,) bool
     fell: np.ndarray = field(default=None)         # (n,) bool: falling was ever set
+    fell_t: np.ndarray = field(default=None)       # (n,) s after the shove it fell (nan: never)
+    capture0: np.ndarray = field(default=None)     # (n,) m: the capture point off the pelvis as
+    #                                                first seen after the shove, over the ground
     steps: np.ndarray = field(default=None)        # (n,) steps taken
     step_t: list = field(default=None)             # per figure: s after the shove of each step
     stagger_t: np.ndarray = field(default=None)    # (n,) s staggering ended (nan: never)
@@ -103,9 +106,11 @@ def run(impulses, stepping, seconds: float = 2.5, rig: str = "box", path: str | 
             p = physics.ragdoll_pose(b.ragdoll)[0][CHEST]
             motion.hit(b, CHEST, p, imp[k])
 
+    pel0 = w.bf[pel, L.B_POS:L.B_POS + 3].copy()
     shove()
     out = Shoves(imp, stp)
     out.fell = np.zeros(n, bool)
+    out.fell_t = np.full(n, np.nan)
     out.staggered = np.zeros(n, bool)
     out.stagger_t = np.full(n, np.nan)
     out.step_t = [[] for _ in range(n)]
@@ -122,7 +127,12 @@ def run(impulses, stepping, seconds: float = 2.5, rig: str = "box", path: str | 
             shove()
         e.frame(DT)
         t = (i + 1) * DT
-        out.fell |= sv.fi[slots, ML.F_FALLING] != 0
+        if i == 0:
+            cp = sv.ff[slots, ML.F_CP:ML.F_CP + 3] - pel0
+            out.capture0 = np.hypot(cp[:, 0], cp[:, 2])
+        now = sv.fi[slots, ML.F_FALLING] != 0
+        out.fell_t[now & ~out.fell] = t
+        out.fell |= now
         st = sv.fi[slots, ML.F_STEPS]
         for k in np.nonzero(st != prev_steps)[0]:
             out.step_t[k].append(t)

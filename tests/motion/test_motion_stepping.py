@@ -61,3 +61,28 @@ def test_settings_have_the_spec_numbers():
     assert (s.past, s.reach, s.shift_time) == (0.05, 0.5, 0.12)
     assert (s.bend_rate, s.bend_max, s.run_time, s.run_gap) == (0.2, 0.2, 0.22, 0.03)
     assert (s.wait_strides, s.fall_strides, s.run_strides, s.stagger_lean) == (2.0, 2.0, 3.0, 0.5)
+
+
+def test_strides_by_way_between_the_capture_distances():
+    # issue 14: two strides ahead between the capture points of 360 and 390 N·s from behind
+    # (1.43 and 1.55 m as first seen); aside and back the stride main had
+    s = motion.SteppingSettings()
+    assert 1.43 < 2.0 * s.stride < 1.55
+    assert (s.stride_aside, s.stride_back) == (0.485, 0.485)
+
+
+@pytest.mark.parametrize("name", ["stride", "stride_aside", "stride_back"])
+def test_strides_must_be_positive_before_anything_is_set(name):
+    import dataclasses
+
+    from ae3d.motion import _settings
+    e = engine.Engine()
+    before = e.services["motion"].prm.copy() if "motion" in e.services else None
+    bad = dataclasses.replace(_settings.DEFAULT,
+                              stepping=dataclasses.replace(_settings.DEFAULT.stepping,
+                                                           **{name: 0.0}))
+    with pytest.raises(ValueError, match=name):
+        motion.set_settings(e, bad)
+    if before is not None:
+        assert np.array_equal(e.services["motion"].prm, before, equal_nan=True)
+    e.close()
