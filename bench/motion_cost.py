@@ -95,15 +95,77 @@ def _table(steps: int, dressed: bool) -> list:
     return rows
 
 
-def _falls_table() -> list:
-    """32 protected figures felled by 400 N·s at the chest (four ways in turn), timed falling
-    (from 0.1 s after the blows, 12 steps) and lying (from 3 s on, 60 steps), on 1 and on every
-    thread: the step per figure and the motion's own pre- and post-step share."""
+# ------------------------------------------------------------------------------ 32 figures at once
+def _grid_of_32(e, prefix: str, writhing: float = 0.0) -> list:
+    """32 reference ragdolls on a 3 m grid of 8 x 4, POWERED (writhing ``writhing`` s once down
+    when it is not 0): [(ragdoll, body)]."""
+    from ae3d import motion
+
+    figs = []
+    for k in range(32):
+        r = physics.ragdoll(e, f"{prefix}{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0, 1.0)
+        b = motion.active_ragdoll(r)
+        motion.attach(e, b)
+        motion.set_mode(b, motion.POWERED)
+        if writhing:
+            motion.set_writhing(b, writhing)
+        figs.append((r, b))
+    return figs
+
+
+def _strike_chests(figs: list, impulse: float, turn) -> None:
+    """Every figure struck at the chest by ``impulse`` N·s, from the way ``turn(k)`` rad about
+    the up axis (figure k)."""
     import math
 
     import numpy as np
 
-    from ae3d import engine, human, motion
+    from ae3d import human, motion
+
+    for k, (r, b) in enumerate(figs):
+        a = turn(k)
+        p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
+        motion.hit(b, human.BONE_SPINE_03, p, impulse * np.array([math.sin(a), 0.0, math.cos(a)]))
+
+
+def _four_ways(k: int) -> float:
+    """Figure k's way in turn: ahead, aside, behind, the other side (rad)."""
+    import math
+
+    return 0.5 * math.pi * (k % 4)
+
+
+def _motion_us(e, steps: int) -> float:
+    """The motion's own pre- and post-step share: µs a step, ``steps`` steps of its kernels
+    alone."""
+    s = e.services["motion"]
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        s.pre(1, e.fixed_dt)
+        s.post(1)
+    return (time.perf_counter() - t0) / steps * 1e6
+
+
+def _frames_us(e, steps: int) -> float:
+    """µs a frame, ``steps`` fixed frames of the whole engine."""
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        e.frame(e.fixed_dt)
+    return (time.perf_counter() - t0) / steps * 1e6
+
+
+def _row(state: str, threads: int, frame_us: float, motion_us: float, **counts) -> dict:
+    """One table row: the step and the motion's share a figure (of 32), and the counts."""
+    return {"state": state, "figures": 32, "threads": threads,
+            "figure_us": round(frame_us / 32, 1), "motion_figure_us": round(motion_us / 32, 2),
+            **counts}
+
+
+def _falls_table() -> list:
+    """32 protected figures felled by 400 N·s at the chest (four ways in turn), timed falling
+    (from 0.1 s after the blows, 12 steps) and lying (from 3 s on, 60 steps), on 1 and on every
+    thread: the step per figure and the motion's own pre- and post-step share."""
+    from ae3d import engine, motion
 
     rows = []
     top = physics.max_threads()
@@ -114,37 +176,16 @@ def _falls_table() -> list:
             e = engine.Engine()
             physics.set_threads(e, threads)
             physics.ground(e)
-            figs = []
-            for k in range(32):
-                r = physics.ragdoll(e, f"f{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0,
-                                    1.0)
-                b = motion.active_ragdoll(r)
-                motion.attach(e, b)
-                motion.set_mode(b, motion.POWERED)
-                figs.append((r, b))
+            figs = _grid_of_32(e, "f")
             e.run(seconds=0.5)
-            for k, (r, b) in enumerate(figs):
-                a = 0.5 * math.pi * (k % 4)
-                p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
-                motion.hit(b, human.BONE_SPINE_03, p,
-                           400.0 * np.array([math.sin(a), 0.0, math.cos(a)]))
+            _strike_chests(figs, 400.0, _four_ways)
             e.run(seconds=start)
-            t0 = time.perf_counter()
-            for _ in range(steps):
-                e.frame(e.fixed_dt)
-            frame_us = (time.perf_counter() - t0) / steps * 1e6
-            s = e.services["motion"]
-            t0 = time.perf_counter()
-            for _ in range(steps):
-                s.pre(1, e.fixed_dt)
-                s.post(1)
-            motion_us = (time.perf_counter() - t0) / steps * 1e6
+            frame_us = _frames_us(e, steps)
+            motion_us = _motion_us(e, steps)
             n_in = sum(motion.falling(b) if state == "falling" else motion.lying(b)
                        for _, b in figs)
             e.close()
-            rows.append({"state": state, "figures": 32, "threads": threads,
-                         "figure_us": round(frame_us / 32, 1),
-                         "motion_figure_us": round(motion_us / 32, 2), state: n_in})
+            rows.append(_row(state, threads, frame_us, motion_us, **{state: n_in}))
             print(f"{state:>8} {threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs "
                   f"{n_in:>6}")
     return rows
@@ -156,11 +197,7 @@ def _get_up_table() -> list:
     ``motion.get_up`` each; timed from 0.3 s into the way (60 steps, through its first two
     stages), on 1 and on every thread: the step per figure and the motion's own share (the way's
     pose each step, the follow anchors)."""
-    import math
-
-    import numpy as np
-
-    from ae3d import engine, human, motion
+    from ae3d import engine, motion
 
     rows = []
     top = physics.max_threads()
@@ -170,38 +207,18 @@ def _get_up_table() -> list:
         e = engine.Engine()
         physics.set_threads(e, threads)
         physics.ground(e)
-        figs = []
-        for k in range(32):
-            r = physics.ragdoll(e, f"f{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0, 1.0)
-            b = motion.active_ragdoll(r)
-            motion.attach(e, b)
-            motion.set_mode(b, motion.POWERED)
-            figs.append((r, b))
+        figs = _grid_of_32(e, "f")
         e.run(seconds=0.5)
-        for k, (r, b) in enumerate(figs):
-            a = 0.5 * math.pi * (k % 4)
-            p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
-            motion.hit(b, human.BONE_SPINE_03, p, 400.0 * np.array([math.sin(a), 0.0, math.cos(a)]))
+        _strike_chests(figs, 400.0, _four_ways)
         e.run(seconds=3.0)
         for _, b in figs:
             motion.get_up(b)
         e.run(seconds=0.3)
-        steps = 60
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            e.frame(e.fixed_dt)
-        frame_us = (time.perf_counter() - t0) / steps * 1e6
+        frame_us = _frames_us(e, 60)
         n_in = sum(motion.getting_up(b) for _, b in figs)
-        s = e.services["motion"]
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            s.pre(1, e.fixed_dt)
-            s.post(1)
-        motion_us = (time.perf_counter() - t0) / steps * 1e6
+        motion_us = _motion_us(e, 60)
         e.close()
-        rows.append({"state": "getting up", "figures": 32, "threads": threads,
-                     "figure_us": round(frame_us / 32, 1),
-                     "motion_figure_us": round(motion_us / 32, 2), "getting_up": n_in})
+        rows.append(_row("getting up", threads, frame_us, motion_us, getting_up=n_in))
         print(f"{threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs {n_in:>11}")
     return rows
 
@@ -211,11 +228,7 @@ def _writhe_table() -> list:
     """32 protected figures felled by 400 N·s at the chest (four ways in turn), each writhing 5 s
     once down (``motion.set_writhing``), timed from 1.5 s after the blows (60 steps), on 1 and on
     every thread: the step per figure and the motion's own pre- and post-step share."""
-    import math
-
-    import numpy as np
-
-    from ae3d import engine, human, motion
+    from ae3d import engine, motion
 
     rows = []
     top = physics.max_threads()
@@ -225,36 +238,15 @@ def _writhe_table() -> list:
         e = engine.Engine()
         physics.set_threads(e, threads)
         physics.ground(e)
-        figs = []
-        for k in range(32):
-            r = physics.ragdoll(e, f"w{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0, 1.0)
-            b = motion.active_ragdoll(r)
-            motion.attach(e, b)
-            motion.set_mode(b, motion.POWERED)
-            motion.set_writhing(b, 5.0)
-            figs.append((r, b))
+        figs = _grid_of_32(e, "w", writhing=5.0)
         e.run(seconds=0.5)
-        for k, (r, b) in enumerate(figs):
-            a = 0.5 * math.pi * (k % 4)
-            p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
-            motion.hit(b, human.BONE_SPINE_03, p, 400.0 * np.array([math.sin(a), 0.0, math.cos(a)]))
+        _strike_chests(figs, 400.0, _four_ways)
         e.run(seconds=1.5)
-        steps = 60
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            e.frame(e.fixed_dt)
-        frame_us = (time.perf_counter() - t0) / steps * 1e6
-        s = e.services["motion"]
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            s.pre(1, e.fixed_dt)
-            s.post(1)
-        motion_us = (time.perf_counter() - t0) / steps * 1e6
+        frame_us = _frames_us(e, 60)
+        motion_us = _motion_us(e, 60)
         n_in = sum(motion.writhing(b) for _, b in figs)
         e.close()
-        rows.append({"state": "writhing", "figures": 32, "threads": threads,
-                     "figure_us": round(frame_us / 32, 1),
-                     "motion_figure_us": round(motion_us / 32, 2), "writhing": n_in})
+        rows.append(_row("writhing", threads, frame_us, motion_us, writhing=n_in))
         print(f"{threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs {n_in:>9}")
     return rows
 
@@ -267,9 +259,7 @@ def _stepping_table() -> list:
     the step per figure, the motion's own pre- and post-step share, the steps taken."""
     import math
 
-    import numpy as np
-
-    from ae3d import engine, human, motion
+    from ae3d import engine, motion
 
     rows = []
     top = physics.max_threads()
@@ -279,44 +269,24 @@ def _stepping_table() -> list:
         e = engine.Engine()
         physics.set_threads(e, threads)
         physics.ground(e)
-        figs = []
-        for k in range(32):
-            r = physics.ragdoll(e, f"s{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0, 1.0)
-            b = motion.active_ragdoll(r)
-            motion.attach(e, b)
-            motion.set_mode(b, motion.POWERED)
-            figs.append((r, b))
+        figs = _grid_of_32(e, "s")
         e.run(seconds=0.5)
         steps = 120
         frame_s = 0.0
-        motion_s = 0.0
-        s = e.services["motion"]
         for i in range(steps):
             if i % 60 == 0:
-                for k, (r, b) in enumerate(figs):
-                    a = 0.5 * math.pi * (k % 3) + 0.5 * math.pi * (i // 60)
-                    p = physics.ragdoll_pose(r)[0][human.BONE_SPINE_03]
-                    motion.hit(b, human.BONE_SPINE_03, p,
-                               180.0 * np.array([math.sin(a), 0.0, math.cos(a)]))
-            t0 = time.perf_counter()
-            e.frame(e.fixed_dt)
-            frame_s += time.perf_counter() - t0
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            s.pre(1, e.fixed_dt)
-            s.post(1)
-        motion_s = time.perf_counter() - t0
+                _strike_chests(figs, 180.0,
+                               lambda k, i=i: 0.5 * math.pi * (k % 3) + 0.5 * math.pi * (i // 60))
+            frame_s += _frames_us(e, 1) * 1e-6
+        motion_us = _motion_us(e, steps)
         taken = sum(motion.steps_taken(b) for _, b in figs)
         up = sum(not motion.falling(b) for _, b in figs)
         e.close()
-        rows.append({"state": "stepping", "figures": 32, "threads": threads,
-                     "figure_us": round(frame_s / steps / 32 * 1e6, 1),
-                     "motion_figure_us": round(motion_s / steps / 32 * 1e6, 2),
-                     "steps": taken, "standing": up})
-        print(f"{threads:>8} {frame_s / steps / 32 * 1e6:>7.1f} µs "
-              f"{motion_s / steps / 32 * 1e6:>15.2f} µs {taken:>6} {up:>9}")
+        frame_us = frame_s / steps * 1e6
+        rows.append(_row("stepping", threads, frame_us, motion_us, steps=taken, standing=up))
+        print(f"{threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs {taken:>6} "
+              f"{up:>9}")
     return rows
-
 
 
 # ------------------------------------------------------------------------------ parts (issue 15)
