@@ -96,11 +96,15 @@ def _table(steps: int, dressed: bool) -> list:
 
 
 # ------------------------------------------------------------------------------ 32 figures at once
-def _grid_of_32(e, prefix: str, writhing: float = 0.0) -> list:
-    """32 reference ragdolls on a 3 m grid of 8 x 4, POWERED (writhing ``writhing`` s once down
-    when it is not 0): [(ragdoll, body)]."""
-    from ae3d import motion
+def _grid_of_32(threads: int, prefix: str, writhing: float = 0.0):
+    """An engine on ``threads`` solver threads with a ground and 32 reference ragdolls on a 3 m
+    grid of 8 x 4, POWERED (writhing ``writhing`` s once down when it is not 0), settled 0.5 s:
+    (engine, [(ragdoll, body)])."""
+    from ae3d import engine, motion
 
+    e = engine.Engine()
+    physics.set_threads(e, threads)
+    physics.ground(e)
     figs = []
     for k in range(32):
         r = physics.ragdoll(e, f"{prefix}{k}", (3.0 * (k % 8), 0.0, 3.0 * (k // 8)), 8.0, 8.0, 1.0)
@@ -110,7 +114,8 @@ def _grid_of_32(e, prefix: str, writhing: float = 0.0) -> list:
         if writhing:
             motion.set_writhing(b, writhing)
         figs.append((r, b))
-    return figs
+    e.run(seconds=0.5)
+    return e, figs
 
 
 def _strike_chests(figs: list, impulse: float, turn) -> None:
@@ -165,7 +170,7 @@ def _falls_table() -> list:
     """32 protected figures felled by 400 N·s at the chest (four ways in turn), timed falling
     (from 0.1 s after the blows, 12 steps) and lying (from 3 s on, 60 steps), on 1 and on every
     thread: the step per figure and the motion's own pre- and post-step share."""
-    from ae3d import engine, motion
+    from ae3d import motion
 
     rows = []
     top = physics.max_threads()
@@ -173,11 +178,7 @@ def _falls_table() -> list:
     print(f"{'state':>8} {'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'down':>6}")
     for threads in (1, top):
         for state, start, steps in (("falling", 0.1, 12), ("lying", 3.0, 60)):
-            e = engine.Engine()
-            physics.set_threads(e, threads)
-            physics.ground(e)
-            figs = _grid_of_32(e, "f")
-            e.run(seconds=0.5)
+            e, figs = _grid_of_32(threads, "f")
             _strike_chests(figs, 400.0, _four_ways)
             e.run(seconds=start)
             frame_us = _frames_us(e, steps)
@@ -197,18 +198,14 @@ def _get_up_table() -> list:
     ``motion.get_up`` each; timed from 0.3 s into the way (60 steps, through its first two
     stages), on 1 and on every thread: the step per figure and the motion's own share (the way's
     pose each step, the follow anchors)."""
-    from ae3d import engine, motion
+    from ae3d import motion
 
     rows = []
     top = physics.max_threads()
     print("32 figures getting up (motion.get_up, 3 s after 400 N·s at the chest)")
     print(f"{'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'getting up':>11}")
     for threads in (1, top):
-        e = engine.Engine()
-        physics.set_threads(e, threads)
-        physics.ground(e)
-        figs = _grid_of_32(e, "f")
-        e.run(seconds=0.5)
+        e, figs = _grid_of_32(threads, "f")
         _strike_chests(figs, 400.0, _four_ways)
         e.run(seconds=3.0)
         for _, b in figs:
@@ -228,18 +225,14 @@ def _writhe_table() -> list:
     """32 protected figures felled by 400 N·s at the chest (four ways in turn), each writhing 5 s
     once down (``motion.set_writhing``), timed from 1.5 s after the blows (60 steps), on 1 and on
     every thread: the step per figure and the motion's own pre- and post-step share."""
-    from ae3d import engine, motion
+    from ae3d import motion
 
     rows = []
     top = physics.max_threads()
     print("32 writhers, 400 N·s at the chest, writhing 5 s: from 1.5 s after the blows")
     print(f"{'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'writhing':>9}")
     for threads in (1, top):
-        e = engine.Engine()
-        physics.set_threads(e, threads)
-        physics.ground(e)
-        figs = _grid_of_32(e, "w", writhing=5.0)
-        e.run(seconds=0.5)
+        e, figs = _grid_of_32(threads, "w", writhing=5.0)
         _strike_chests(figs, 400.0, _four_ways)
         e.run(seconds=1.5)
         frame_us = _frames_us(e, 60)
@@ -259,18 +252,14 @@ def _stepping_table() -> list:
     the step per figure, the motion's own pre- and post-step share, the steps taken."""
     import math
 
-    from ae3d import engine, motion
+    from ae3d import motion
 
     rows = []
     top = physics.max_threads()
     print("32 figures stepping, shoved every second (180 N·s at the chest)")
     print(f"{'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'steps':>6} {'standing':>9}")
     for threads in (1, top):
-        e = engine.Engine()
-        physics.set_threads(e, threads)
-        physics.ground(e)
-        figs = _grid_of_32(e, "s")
-        e.run(seconds=0.5)
+        e, figs = _grid_of_32(threads, "s")
         steps = 120
         frame_s = 0.0
         for i in range(steps):
