@@ -394,3 +394,42 @@ def test_the_way_up_takes_back_only_the_pairs_it_let_pass(lying):
     e.run(seconds=3.0)
     assert not motion.getting_up(b)
     assert set(w._ignore) == before
+
+
+def test_the_scene_keeps_the_get_up_clips(tmp_path):
+    """A figure given its get-up clips by set_get_up_clips is saved with them and loaded back
+    with them (the scene's motion record, ``get_up_clips``); one that takes its glTF's own
+    writes nothing for them. A record's clips are checked before anything is made."""
+    import json
+
+    from ae3d import figure, scene
+    path = tmp_path / "getting_up.json"
+    with engine.Engine() as e:
+        physics.ground(e)
+        z = figure.figure(e, "box", "boxman.glb")
+        m = motion.on_figure(e, z)
+        assert "get_up_clips" not in motion.record(m)     # its glTF's own: nothing written
+        motion.set_get_up_clips(m, "getupfaceup", None)   # any case; None: the keyed way
+        motion.set_get_up(m, 1.0)
+        scene.save(e, str(path))
+    data = json.loads(path.read_text())
+    assert data["figures"][0]["motion"]["get_up_clips"] == ["GetUpFaceUp", None]
+    with engine.Engine() as e:
+        physics.ground(e)
+        made = scene.load(e, str(path))
+        b = motion.motion_of(e, made[0])
+        assert motion.get_up_clips(b) == ("GetUpFaceUp", None)
+        assert motion.record(b) == data["figures"][0]["motion"]
+        # bad clips: a clear error naming the field, and no active ragdoll made
+        z = figure.figure(e, "other", "boxman.glb")
+        for bad, err in ((["Cartwheel", None], ValueError), ("GetUpFaceUp", ValueError),
+                         ([3, None], ValueError), ([None], ValueError)):
+            with pytest.raises(err, match="get_up_clips"):
+                motion.from_record(e, z, {"mode": "powered", "get_up_clips": bad})
+            assert motion.motion_of(e, z) is None
+        # a clip that is no way up for that side: raised before any field is set
+        with pytest.raises(ValueError, match=r"get_up_clips\[0\].*starts lying face down"):
+            motion.from_record(e, z, {"mode": "powered", "strength": 0.5,
+                                      "get_up_clips": ["GetUpFaceDown", None]})
+        b2 = motion.motion_of(e, z)
+        assert b2 is None or (motion.mode(b2) == motion.ANIMATED and motion.strength(b2) == 1.0)

@@ -39,6 +39,7 @@ from ._kin import qmul, qrot
 from ._layout import (
     F_AIMED,
     F_FALLING,
+    F_FELL_AGAIN,
     F_HOLD,
     F_LAND,
     F_LAND_N,
@@ -160,6 +161,8 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
     state the last step left: landed, lying, caught or falling again; the shape to hold taken
     where it has just landed. Returns True when what the joints hold changed."""
     if not powered or fi[f, F_FALLING] == 0:
+        # caught upright (or no longer POWERED): a fall from here is a first one again
+        fi[f, F_FELL_AGAIN] = 0
         return _reset(f, fi, ff)
     pel = pbi[f, human.BONE_PELVIS, PB_BODY]
     chest = pbi[f, human.BONE_SPINE_03, PB_BODY]
@@ -178,7 +181,13 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
             st = LAND_DOWN
             ff[f, F_STILL_T] = 0.0
         elif ff[f, F_STILL_T] >= prm[S_CAUGHT_STILL] - 1e-9:
-            st = LAND_CAUGHT
+            # still before it is down: caught, the first time; falling again, it lands there
+            # (held on landing's share, a figure caught kneeling slumps onto its face)
+            if fi[f, F_FELL_AGAIN] != 0:
+                st = LAND_DOWN
+                ff[f, F_STILL_T] = 0.0
+            else:
+                st = LAND_CAUGHT
         if st != LAND_NONE:
             fi[f, F_LAND] = st
             fi[f, F_LYING] = 0
@@ -204,6 +213,7 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
     writhes = fi[f, F_WRITHE] == WRITHE_ON or fi[f, F_WRITHE] == WRITHE_DOWN
     if settled and not still and not writhes:
         _reset(f, fi, ff)
+        fi[f, F_FELL_AGAIN] = 1
         return True
     if st == LAND_DOWN and fi[f, F_LYING] == 0:
         if ff[f, F_STILL_T] >= prm[S_LIE_STEPS] * dt - 1e-9:

@@ -165,7 +165,10 @@ F_STRUCK_LAST = 42 # the bone a hit struck last (-1: none; _wound.wounded writes
 # owner _parts.py (a part's own mode, #573, #658)
 F_PART_MODE = 43   # 43..48 each part's mode as set (PART_HEAD..PART_LEG_R): ANIMATED (none of
                    # its own: it goes with its figure), LIMP or POWERED
-FI_COUNT = 49
+# owner _landing.py (issue 12: falling again)
+F_FELL_AGAIN = 49  # 1: it fell again after lying or being caught still (its next stillness lands
+                   # it: caught once, it is not caught again until it stands)
+FI_COUNT = 50
 
 # writhing's states (F_WRITHE)
 WRITHE_NONE = 0
