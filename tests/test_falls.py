@@ -250,12 +250,14 @@ def again_swept():
                     g["lying"] = t
         for g in figs:
             assert np.all(np.isfinite(e.physics.bf[g["b"].ragdoll.bodies, :]))
+    def s(t):
+        return "never" if t is None else f"{t:.2f} s"
     print()
     for g in figs:
         print(f"{g['rig']} felled by {g['first']:.0f} N·s ({'caught' if g['caught'] else ''}"
               f"{'lying' if g['lay'] else ''}), pushed again by {g['push']:.0f} N·s from "
-              f"{g['at']:.0f} deg: falls again {g['again']}, landed {g['down']}, lying "
-              f"{g['lying']}, caught again {g['caught2']}")
+              f"{g['at']:.0f} deg: falls again {s(g['again'])}, landed {s(g['down'])}, lying "
+              f"{s(g['lying'])}, caught again {g['caught2']}")
     e.close()
     return figs
 
