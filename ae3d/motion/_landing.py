@@ -15,12 +15,14 @@ A POWERED figure that is falling (``balance_post``'s ``F_FALLING``):
   ``caught_still`` s before it lands: it holds the shape it was caught in at full strength with
   its balance kept. It can still go over (it lands then);
 - falls again when its trunk moves faster than ``still_speed`` after it has lain or been caught
-  still: the shape let go, the arms reaching (``_fall.py``), to land and lie as any fall does.
+  still: the shape let go, the arms reaching (``_fall.py``), to land and lie as any fall does
+  (``F_FELL_AGAIN``: its trunk still before it is down lands it rather than catching it again,
+  until it is caught upright or is no longer POWERED).
 
 Caught while falling (leaning under half the fall's lean), or no longer POWERED: none of it.
 
 Columns: ``F_HOLD``, ``F_STILL_T``, ``F_LAND``, ``F_LAND_N``, ``F_LYING``, ``F_SHAPE_NEW``,
-``PB_HELD_Q``. Settings: ``LandingSettings``. Verb: ``landing_pre``. Units: rad, m, s, m/s.
+``F_FELL_AGAIN``, ``PB_HELD_Q``. Settings: ``LandingSettings``. Verb: ``landing_pre``. Units: rad, m, s, m/s.
 """
 
 from __future__ import annotations
@@ -181,8 +183,9 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
             st = LAND_DOWN
             ff[f, F_STILL_T] = 0.0
         elif ff[f, F_STILL_T] >= prm[S_CAUGHT_STILL] - 1e-9:
-            # still before it is down: caught, the first time; falling again, it lands there
-            # (held on landing's share, a figure caught kneeling slumps onto its face)
+            # still before it is down: caught, the first time; falling again it lands there, on
+            # landing's share (caught again instead, a caught figure pushed from behind slid
+            # and was caught again, never lying; landed, it lies where it slid)
             if fi[f, F_FELL_AGAIN] != 0:
                 st = LAND_DOWN
                 ff[f, F_STILL_T] = 0.0
