@@ -22,7 +22,8 @@ A POWERED figure that is falling (``balance_post``'s ``F_FALLING``):
 Caught while falling (leaning under half the fall's lean), or no longer POWERED: none of it.
 
 Columns: ``F_HOLD``, ``F_STILL_T``, ``F_LAND``, ``F_LAND_N``, ``F_LYING``, ``F_SHAPE_NEW``,
-``F_FELL_AGAIN``, ``PB_HELD_Q``. Settings: ``LandingSettings``. Verb: ``landing_pre``. Units: rad, m, s, m/s.
+``F_FELL_AGAIN``, ``PB_HELD_Q``. Settings: ``LandingSettings``. Verb: ``landing_pre``. Units: rad,
+m, s, m/s.
 """
 
 from __future__ import annotations
