@@ -234,7 +234,10 @@ def motion_of(e: Any, obj: int) -> Motion | None:
 def record(body: Motion) -> dict:
     """The scene file's motion record of ``body``: mode (a figure getting up is written as the
     mode it gets up to), strength, protection and get-up seconds; ``parts`` (``_parts_record``)
-    only where a part has a mode or a strength of its own."""
+    only where a part has a mode or a strength of its own; and, where ``set_get_up_clips`` gave it
+    get-up clips, ``get_up_clips`` ([face up, face down], a clip's name or None each; without it
+    the figure takes its glTF's own clips as it did)."""
+    from ._get_up import _CLIPS_SET  # set_get_up_clips's (figures not in it: their glTF's)
     from ._muscles import strength
     m = check(body)
     s = service(m.engine)
@@ -248,6 +251,9 @@ def record(body: Motion) -> dict:
     parts = _parts_record(m)
     if parts:
         out["parts"] = parts
+    clips = _CLIPS_SET.get(m)
+    if clips is not None:
+        out["get_up_clips"] = list(clips)
     return out
 
 
@@ -302,12 +308,16 @@ def _check_parts_record(spec: Any) -> list[tuple[int, int | None, float | None]]
 def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
     """Put a motion record back on the figure object ``obj`` of a scene read in: its active
     ragdoll (made with ``on_figure`` where it has none) takes the record's mode, strength,
-    protection and get-up. Every field is checked before anything is made."""
+    protection, get-up and get-up clips. Every field is checked before anything is made (the
+    clips' names against the figure's glTF); whether each clip is a way up for the figure (it
+    starts on the ground lying that way and ends standing) once its active ragdoll is there,
+    before any of its fields is set."""
+    from ._get_up import check_clip, set_get_up_clips
     from ._modes import set_mode
     from ._muscles import set_strength
     if not isinstance(spec, dict):
         raise ValueError("spec must be a motion record (a dict)")
-    unknown = set(spec) - {"mode", "strength", "protective", "get_up", "parts"}
+    unknown = set(spec) - {"mode", "strength", "protective", "get_up", "parts", "get_up_clips"}
     if unknown:
         raise ValueError(f"unknown motion record fields: {sorted(unknown)}")
     mode_name = spec.get("mode", MODE_NAMES[ANIMATED])
@@ -324,11 +334,27 @@ def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
             or gu < 0):
         raise ValueError("get_up must be a non-negative number of seconds")
     parts = _check_parts_record(spec.get("parts", {}))
+    clips = spec.get("get_up_clips")
+    if clips is not None and (not isinstance(clips, (list, tuple)) or len(clips) != 2 or not all(
+            c is None or isinstance(c, str) for c in clips)):
+        raise ValueError("get_up_clips must be [face up, face down], a clip's name or null each")
+    if clips is not None:
+        from ae3d import figure
+        have = figure.figure_of(e, obj).model.clips
+        for k, c in enumerate(clips):
+            if c is not None and c not in have and sum(
+                    h.casefold() == c.casefold() for h in have) != 1:
+                raise ValueError(f"get_up_clips[{k}]: the figure has no clip {c!r} (it has "
+                                 f"{sorted(have)})")
     m = motion_of(e, obj)
     if m is None:
         m = on_figure(e, obj)
         if m is None:
             return None
+    if clips is not None:
+        up = check_clip(m, clips[0], True, "get_up_clips[0]")
+        dn = check_clip(m, clips[1], False, "get_up_clips[1]")
+        set_get_up_clips(m, up, dn)
     set_strength(m, float(st))
     set_protective(m, pr)
     set_get_up(m, float(gu))

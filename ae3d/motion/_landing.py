@@ -15,12 +15,15 @@ A POWERED figure that is falling (``balance_post``'s ``F_FALLING``):
   ``caught_still`` s before it lands: it holds the shape it was caught in at full strength with
   its balance kept. It can still go over (it lands then);
 - falls again when its trunk moves faster than ``still_speed`` after it has lain or been caught
-  still: the shape let go, the arms reaching (``_fall.py``), to land and lie as any fall does.
+  still: the shape let go, the arms reaching (``_fall.py``), to land and lie as any fall does
+  (``F_FELL_AGAIN``: its trunk still before it is down lands it rather than catching it again,
+  until it is caught upright or is no longer POWERED).
 
 Caught while falling (leaning under half the fall's lean), or no longer POWERED: none of it.
 
 Columns: ``F_HOLD``, ``F_STILL_T``, ``F_LAND``, ``F_LAND_N``, ``F_LYING``, ``F_SHAPE_NEW``,
-``PB_HELD_Q``. Settings: ``LandingSettings``. Verb: ``landing_pre``. Units: rad, m, s, m/s.
+``F_FELL_AGAIN``, ``PB_HELD_Q``. Settings: ``LandingSettings``. Verb: ``landing_pre``. Units: rad,
+m, s, m/s.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from ._kin import qmul, qrot
 from ._layout import (
     F_AIMED,
     F_FALLING,
+    F_FELL_AGAIN,
     F_HOLD,
     F_LAND,
     F_LAND_N,
@@ -160,6 +164,8 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
     state the last step left: landed, lying, caught or falling again; the shape to hold taken
     where it has just landed. Returns True when what the joints hold changed."""
     if not powered or fi[f, F_FALLING] == 0:
+        # caught upright (or no longer POWERED): a fall from here is a first one again
+        fi[f, F_FELL_AGAIN] = 0
         return _reset(f, fi, ff)
     pel = pbi[f, human.BONE_PELVIS, PB_BODY]
     chest = pbi[f, human.BONE_SPINE_03, PB_BODY]
@@ -178,7 +184,14 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
             st = LAND_DOWN
             ff[f, F_STILL_T] = 0.0
         elif ff[f, F_STILL_T] >= prm[S_CAUGHT_STILL] - 1e-9:
-            st = LAND_CAUGHT
+            # still before it is down: caught, the first time; falling again it lands there, on
+            # landing's share (caught again instead, a caught figure pushed from behind slid
+            # and was caught again, never lying; landed, it lies where it slid)
+            if fi[f, F_FELL_AGAIN] != 0:
+                st = LAND_DOWN
+                ff[f, F_STILL_T] = 0.0
+            else:
+                st = LAND_CAUGHT
         if st != LAND_NONE:
             fi[f, F_LAND] = st
             fi[f, F_LYING] = 0
@@ -204,6 +217,7 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
     writhes = fi[f, F_WRITHE] == WRITHE_ON or fi[f, F_WRITHE] == WRITHE_DOWN
     if settled and not still and not writhes:
         _reset(f, fi, ff)
+        fi[f, F_FELL_AGAIN] = 1
         return True
     if st == LAND_DOWN and fi[f, F_LYING] == 0:
         if ff[f, F_STILL_T] >= prm[S_LIE_STEPS] * dt - 1e-9:

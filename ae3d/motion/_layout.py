@@ -168,7 +168,10 @@ F_PART_MODE = 43   # 43..48 each part's mode as set (PART_HEAD..PART_LEG_R): ANI
                    # its own: it goes with its figure), LIMP or POWERED
 # stepping, session 7 (_stepping.py, issue 14)
 F_STEP_LEFT = 49   # steps a push's run may still take (from its capture distance, S_RUN_STEPS)
-FI_COUNT = 50
+# owner _landing.py (issue 12: falling again)
+F_FELL_AGAIN = 50  # 1: it fell again after lying or being caught still (its next stillness lands
+                   # it: caught once, it is not caught again until it stands)
+FI_COUNT = 51
 
 # writhing's states (F_WRITHE)
 WRITHE_NONE = 0

@@ -171,3 +171,59 @@ def test_landing_clears_the_aims_holds_the_shape_and_lets_the_balance_go(tilted)
                        w.ji)
     assert not motion.landed(b) and not motion.lying(b)
     assert sv.ff[b.slot, ML.F_HOLD] == 0.0
+
+
+def _tilted_by(axis, angle):
+    """A POWERED reference ragdoll turned ``angle`` rad about ``axis`` as a whole (standing, it
+    faces +Z), taken as falling with that lean."""
+    e = engine.Engine()
+    physics.ground(e)
+    r = physics.ragdoll(e, "t", (0.0, 0.0, 0.0), 8.0, 8.0, 1.0)
+    b = motion.active_ragdoll(r)
+    motion.set_mode(b, motion.POWERED)
+    w = e.physics
+    tilt = _qaxis(axis, angle)
+    for s in r.bodies:
+        w.bf[s, L.B_POS:L.B_POS + 3] = _rot(tilt, w.bf[s, L.B_POS:L.B_POS + 3])
+        w.bf[s, L.B_QUAT:L.B_QUAT + 4] = _qmul(tilt, w.bf[s, L.B_QUAT:L.B_QUAT + 4])
+    sv = e.services["motion"]
+    sv.fi[b.slot, ML.F_FALLING] = 1
+    sv.ff[b.slot, ML.F_LEAN] = abs(angle)
+    return e, r, b, sv
+
+
+@pytest.mark.parametrize("way, axis", [("forwards", (1.0, 0.0, 0.0)),
+                                       ("sideways", (0.0, 0.0, -1.0))])
+def test_forwards_and_sideways_the_spine_bends_once_past_level(way, axis):
+    """Spec: "In a fall forwards or sideways the pelvis's front turns back along the fall once it
+    passes level; face down, the bend arches the back and lifts the chest and head". Leaning
+    0.8 rad the spine keeps its pose; past level (1.9 rad) each of its two joints is aimed
+    0.5 rad away from the fall from where its parent carries it, which turns the chest's up
+    toward the sky."""
+    for lean, bent in ((0.8, False), (1.9, True)):
+        e, r, b, sv = _tilted_by(axis, lean)
+        try:
+            _fall(e, r, b, sv)
+            w = e.physics
+            d = sv.ff[b.slot, ML.F_FALL_DIR:ML.F_FALL_DIR + 3]
+            # the way of the fall: where its up leans over the ground (+Z forwards, +X sideways)
+            want = (0.0, 0.0, 1.0) if way == "forwards" else (1.0, 0.0, 0.0)
+            assert np.allclose(d, want, atol=1e-9)
+            for bone in (human.BONE_SPINE_01, human.BONE_SPINE_03):
+                j = r.joints[bone]
+                aimed = w.ji[j, L.J_DRIVE] == L.DRIVE_AIM
+                assert aimed == bent, (way, lean, bone)
+                if not bent:
+                    continue
+                parent = w.bf[r.bodies[human.BONE_PARENT[bone]], L.B_QUAT:L.B_QUAT + 4]
+                carried = _qmul(parent, w.jf[j, L.J_TARGET:L.J_TARGET + 4])
+                aim = w.jf[j, L.J_AIM:L.J_AIM + 4]
+                up_l = np.array(human.BONE_UP_LOCAL[bone], float)
+                up_c, up_a = _rot(carried, up_l), _rot(aim, up_l)
+                assert math.acos(np.clip(up_c @ up_a, -1, 1)) == pytest.approx(0.5, abs=1e-6)
+                # about the axis across the fall (its up stays in the plane of up and d), back
+                # from the fall: past level, its up lifted toward the sky
+                assert abs(up_a @ np.cross(d, (0.0, 1.0, 0.0))) < 1e-9
+                assert up_a[1] > up_c[1]
+        finally:
+            e.close()
