@@ -19,13 +19,13 @@ that every drive goes through.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 
 import numpy as np
 import pytest
 from blows import boxman
+from motion import measure as M
 
 from ae3d import engine, human, motion, physics
 from ae3d.physics import _layout as L
@@ -76,8 +76,7 @@ def _three_percent():
     rec["recovered"] = budgets(e, b)
     rec["lost_recovered"] = motion.strength(b, human.BONE_UPPERARM_L)
     rec["part"] = motion.part_strength(b, motion.PART_ARM_R)
-    w = e.physics
-    rec["digest"] = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()
+    rec["digest"] = M.world_digest(e)
     e.close()
     return rec
 
@@ -407,8 +406,7 @@ def _limp_table():
                              for k in (UL, LL)]
     rec["powered_down"] = _ang(_way(bp0, UL, LL), _way(bp1, UL, LL))
     rec["powered_right"] = _ang(_way(bp0, UR, LR), _way(bp1, UR, LR))
-    w = e.physics
-    rec["digest"] = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()
+    rec["digest"] = M.world_digest(e)
     e.close()
     return rec
 

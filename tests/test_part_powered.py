@@ -19,13 +19,13 @@ Same bits twice; bad input is tests/test_motion_parts.py's (set_part_mode's chec
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 
 import numpy as np
 import pytest
 from blows import boxman
+from motion import measure as M
 
 from ae3d import engine, human, motion, physics
 from ae3d.motion._modes import anim_world
@@ -90,8 +90,7 @@ def _scene(powered: bool, path: str = "boxman.glb"):
             prev = off
         rec["step"] = step
         rec["end"] = float(np.linalg.norm(prev))
-    w = e.physics
-    rec["digest"] = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()
+    rec["digest"] = M.world_digest(e)
     e.close()
     return rec
 

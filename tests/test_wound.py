@@ -21,12 +21,12 @@ nothing leaves the world or goes NaN. The same run twice gives the same bits.
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
 import pytest
 from blows import TEAR_GAP, Watch, boxman
+from motion import measure as M
 
 from ae3d import engine, human, motion, physics
 from ae3d._math import quat_rot
@@ -159,7 +159,7 @@ def _scene():
             if prev[name] is not None:
                 x["turn"].append(math.acos(float(np.clip(d @ prev[name], -1.0, 1.0))) / DT)
             prev[name] = d
-    digest = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()
+    digest = M.world_digest(e)
     return e, figs, rec, digest
 
 

@@ -33,12 +33,12 @@ no more than 10 cm, writhing stops on time.
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
 import pytest
 from blows import boxman
+from motion import measure as M
 
 from ae3d import engine, human, motion, physics
 from ae3d._math import quat_rot
@@ -152,7 +152,7 @@ def _run(specs, path="boxman.glb", seconds=RUN, spacing=3.0):
             if x["face"] is None and motion.writhing(m):
                 fwd = quat_rot(_q(w, int(r.bodies[0])), np.array(B.BONE_FORWARD_LOCAL[0], float))
                 x["face"] = bool(fwd[1] < -0.5)
-    digest = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()
+    digest = M.world_digest(e)
     e.close()
     out = {}
     for _, name, *_ in figs:

@@ -6,6 +6,7 @@ pelvis's up against the animation's (``motion.lean``). Units: rad, m.
 
 from __future__ import annotations
 
+import hashlib
 import math
 
 import numpy as np
@@ -94,3 +95,10 @@ def max_angular_speed(r) -> tuple[float, float]:
     from ae3d.physics import _layout as L
     sp = np.linalg.norm(w.bf[r.bodies, L.B_W:L.B_W + 3], axis=1)
     return float(sp.mean()), float(sp.max())
+
+
+def world_digest(e) -> str:
+    """SHA-256 of the world's body table (positions, turns, velocities of every live row): two
+    runs of one script give the same digest, or they are not deterministic."""
+    w = e.physics
+    return hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()

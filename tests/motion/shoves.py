@@ -8,11 +8,11 @@ end. The figures face +Z: a shove from behind is +Z, from in front -Z, from the 
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from motion import measure as M
 
 from ae3d import engine, figure, human, motion, physics
 from ae3d.motion import _layout as ML
@@ -158,6 +158,6 @@ def run(impulses, stepping, seconds: float = 2.5, rig: str = "box", path: str | 
     turn = _heading(w, pel) - head0
     out.turn = np.abs((turn + math.pi) % (2 * math.pi) - math.pi)
     out.chest_ahead = np.where(ahead_n > 0, ahead_sum / np.maximum(ahead_n, 1), np.nan)
-    out.digest = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()
+    out.digest = M.world_digest(e)
     e.close()
     return out
