@@ -105,6 +105,11 @@ class _Group:
         ctx = r.ctx
         prep = _lod.prepared(mesh)
         self.flat = prep.flat
+        # every vertex on one bone with the weight exactly 1 (the box men): the shaders'
+        # RIGID_SKIN fetches that bone alone, the same bits as the weighted sum
+        w = prep.vertices[:, 10:14] if prep.vertices.ndim == 2 else None
+        self.rigid = bool(w is not None and len(w) and np.all(w[:, 0] == 1.0)
+                          and np.all(w[:, 1:] == 0.0))
         self.vbo = ctx.buffer(prep.vertices.tobytes())
         self.ibos = [ctx.buffer(lv.tobytes()) for lv in prep.levels]
         # an instance buffer per slot: level + levels * batch (a second batch of a pass,
@@ -760,6 +765,7 @@ class Renderer:
                                                 pass_)) for d, k in ((base, near),
                                                                      (unlit, ~near))]
             flat = ["FLAT_NORMALS"] if (g.flat and pass_ == "colour") else []
+            flat += ["RIGID_SKIN"] if g.rigid else []
             for batch, (defines, parts) in enumerate(batches):
                 if not parts:
                     continue
@@ -785,6 +791,7 @@ class Renderer:
                 continue
             sub = inst[keep]
             flat = ["FLAT_NORMALS"] if (hg.group.flat and pass_ == "colour") else []
+            flat += ["RIGID_SKIN"] if hg.group.rigid else []
             prog = self._prog("skinned", pass_, base + extra + flat)
             self._uniforms(scene, prog, vp, pass_)
             self._set(prog, "u_bones", 0)
@@ -890,6 +897,8 @@ class Renderer:
     def _draw_blobs(self, scene: Scene, vp, rows: np.ndarray, target) -> None:
         """Soft dark discs on the ground (over it, under everything standing on it)."""
         n = len(rows)
+        if not n:  # every blob beyond the reach: no buffer to write (none made yet)
+            return
         prog = self._prog("blob", "colour")
         if n > self.blob_cap:
             if self.blob_buf is not None:

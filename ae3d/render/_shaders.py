@@ -4,7 +4,7 @@
 Quality is chosen at compile time (``program_source`` prepends ``#define``s; see _quality):
 SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, FOG_VERTEX, GROUND_CHEAP,
 FAST_SRGB, SKY_GRID; per draw
-HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
+RIGID_SKIN (every vertex's weights 1, 0, 0, 0: one bone fetched), HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
 (a welded flat-shaded mesh: face normals from screen derivatives of the world position).
 
 Skinning matrices live in float textures (RGBA32F), one matrix as four texels holding its
@@ -157,21 +157,31 @@ void main() {
     ivec4 jn = ivec4(in_joints + 0.5);
     mat4 skin;
     mat4 model = mat4(1.0);
-    // rigid skins (one weight) are common: fetch only the bones that weigh anything
+    // rigid skins (one weight) are common: fetch only the bones that weigh anything;
+    // RIGID_SKIN (a mesh whose every vertex has the weights 1, 0, 0, 0): one bone, no
+    // branches (llvmpipe runs a vertex shader's lanes together: the tests cost in each)
 #ifndef HORDE
     int row = int(i_row);
+#ifdef RIGID_SKIN
+    skin = bone(jn.x, row);
+#else
     skin = in_weights.x * bone(jn.x, row);
     if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
     if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
     if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+#endif
 #else
 #ifdef BANK_NEAREST
     // the bank's nearest frame: plain fetches, no filtering (a quarter of the texel reads)
     int row = int(floor(fract(i_tint.w) * float(u_frames) + 0.5)) % u_frames;
+#ifdef RIGID_SKIN
+    skin = bone(jn.x, row);
+#else
     skin = in_weights.x * bone(jn.x, row);
     if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
     if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
     if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+#endif
 #else
     // the bank texture filters linearly along its frames (rows) and repeats: one
     // filtered fetch per column blends this frame with the next, the last with the first
