@@ -60,6 +60,9 @@ class Quality:
         steeply above it; 0: never.
     blob_reach: distance (m) from the eye beyond which no blob is drawn (they fade out over
         the last third of it); 0: blobs at any distance.
+    flat_vertex: a rigid flat-shaded mesh (the box men) takes each triangle's normal from its
+        provoking vertex and, unshadowed with diffuse light, its light too (``FLAT_VERTEX``,
+        ``FLAT_LIT``) instead of screen derivatives a pixel.
     """
 
     name: str
@@ -77,6 +80,7 @@ class Quality:
     lod: tuple[float, ...]
     impostor: float = 0.0
     blob_reach: float = 0.0
+    flat_vertex: bool = False
 
 
 HIGH = Quality("high", samples=4, shadow="pcf3", shadow_size=2048, near_shadow=0.0,
@@ -85,7 +89,7 @@ HIGH = Quality("high", samples=4, shadow="pcf3", shadow_size=2048, near_shadow=0
 LOW = Quality("low", samples=0, shadow="tap1", shadow_size=1024, near_shadow=7.0,
               near_casters=16, blobs=True, lighting="diffuse", ground="cheap", fast_srgb=True,
               sky_last=True, bank_nearest=True, lod=(10.0, 15.0, 25.0), impostor=25.0,
-              blob_reach=45.0)
+              blob_reach=45.0, flat_vertex=True)
 PRESETS = {"high": HIGH, "low": LOW}
 
 
