@@ -235,6 +235,12 @@ class Renderer:
         self.progs: dict[tuple, moderngl.Program] = {}
         quad = np.array([-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1], dtype=np.float32)
         self.quad = ctx.buffer(quad.tobytes())
+        # a blob's disc: an octagon about the unit circle (6 triangles), a sixth fewer blended
+        # fragments than the square about it (FRAG_BLOB leaves nothing past the rim)
+        a = np.arange(8) * (np.pi / 4.0) + np.pi / 8.0
+        ring = np.stack([np.cos(a), np.sin(a)], axis=1) / np.cos(np.pi / 8.0)
+        fan = np.concatenate([[ring[0], ring[k], ring[k + 1]] for k in range(1, 7)])
+        self.octagon = ctx.buffer(fan.astype(np.float32).tobytes())
         self.quad_vaos: dict[int, moderngl.VertexArray] = {}
         # primitive shapes
         self.shapes: dict[str, dict[str, Any]] = {}
@@ -920,7 +926,7 @@ class Renderer:
             self.blob_cap = max(64, 1 << (n - 1).bit_length())
             self.blob_buf = self.ctx.buffer(reserve=self.blob_cap * 16, dynamic=True)
             self.blob_vao = self.ctx.vertex_array(
-                prog, [(self.quad, "2f", "in_xz"), (self.blob_buf, "4f /i", "i_blob")])
+                prog, [(self.octagon, "2f", "in_xz"), (self.blob_buf, "4f /i", "i_blob")])
         self.blob_buf.write(np.ascontiguousarray(rows, dtype=np.float32).tobytes())
         self._set(prog, "u_vp", vp)
         self._set(prog, "u_ground_y", scene.ground_height())
@@ -1166,6 +1172,7 @@ class Renderer:
             v.release()
         self.quad_vaos.clear()
         self.quad.release()
+        self.octagon.release()
         for x in (self.sky_grid, self.sky_buf):
             if x is not None:
                 x.release()
