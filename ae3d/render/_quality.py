@@ -13,7 +13,8 @@ one filtered tap, read only by the ground about them) for the shapes and the ``n
 figures nearest the camera's target within ``near_shadow`` m of it, a soft dark disc ("blob")
 under every other figure and horde instance within 45 m of the eye (fading out from 30 m),
 and only those casters read the map; diffuse light and fog worked out at the vertices on
-figures; a cheap ground (the same procedural grid
+figures (a flat rigid mesh's light at each triangle's provoking vertex: ``flat_vertex``); only
+the depth cleared (the sky and what stands before it cover every pixel); a cheap ground (the same procedural grid
 under flat light, its light, fog and sRGB worked out at a 32x32 grid's corners); sRGB from a
 square root instead of pow; the sky drawn last, only over the screen cells the ground leaves
 bare; the horde's nearest bank frame; levels of detail by distance for figures and horde
