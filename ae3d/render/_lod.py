@@ -57,6 +57,80 @@ def _weld(data: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return data[first[order]], rank[inverse.ravel()][indices].astype(np.uint32)
 
 
+def _provoking(verts: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_provoking_in_order`` over the triangles in their order, then reversed, then in a few
+    seeded shuffles, stopping at the first that needs no copied corner (the greedy choice
+    depends on the order; a box whose faces' diagonals close a cycle needs none in some
+    order), else the fewest copies."""
+    n = len(idx) // 3
+    orders = [np.arange(n), np.arange(n)[::-1]]
+    rng = np.random.default_rng(0)
+    orders += [rng.permutation(n) for _ in range(8)]
+    best = None
+    for order in orders:
+        v, i = _provoking_in_order(verts, idx, order)
+        if best is None or len(v) < len(best[0]):
+            best = (v, i)
+        if len(v) == len(verts):
+            break
+    return best
+
+
+def _provoking_in_order(verts: np.ndarray, idx: np.ndarray,
+                        order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The welded flat mesh with each triangle's last vertex (GL's provoking vertex, whose
+    ``flat`` outputs the whole triangle shows) carrying that triangle's face normal (columns
+    3..5): each triangle's corners are rotated (its winding kept) to put last a corner whose
+    normal is its face's, or one with none yet (preferring one the face's other triangles
+    share, such as a box face's diagonal); where no corner is free, a copy of one is added.
+    The low preset's ``FLAT_VERTEX`` lights a rigid flat mesh per vertex from these normals
+    instead of per pixel from screen derivatives. Corners that provoke no triangle keep a
+    zero normal (never read)."""
+    tri = idx.reshape(-1, 3).astype(np.int64)
+    p = verts[:, :3].astype(np.float64)
+    fn = np.cross(p[tri[:, 1]] - p[tri[:, 0]], p[tri[:, 2]] - p[tri[:, 0]])
+    ln = np.linalg.norm(fn, axis=1)
+    fn = fn / np.maximum(ln, 1e-12)[:, None]
+    normal = np.zeros((len(verts), 3))
+    taken = np.zeros(len(verts), dtype=bool)
+    adj: dict[int, list[int]] = {}
+    for t, a in enumerate(tri):
+        for v in a:
+            adj.setdefault(int(v), []).append(t)
+    extra: list[tuple[int, np.ndarray]] = []
+    out = tri.copy()
+    rank = np.empty(len(tri), dtype=np.int64)
+    rank[order] = np.arange(len(tri))
+    for t in order:
+        a = tri[t]
+        f = fn[t]
+        if ln[t] <= 1e-12:  # no area, nothing drawn: any corner
+            continue
+        pick = next((k for k in range(3) if taken[a[k]] and normal[a[k]] @ f > 1.0 - 1e-6), -1)
+        if pick < 0:
+            free = [k for k in range(3) if not taken[a[k]]]
+            if free:
+                def shared(k: int) -> int:
+                    return sum(1 for u in adj[int(a[k])]
+                               if rank[u] > rank[t] and fn[u] @ f > 1.0 - 1e-6)
+                pick = max(free, key=shared)
+                taken[a[pick]] = True
+                normal[a[pick]] = f
+            else:
+                pick = 2
+                a = a.copy()
+                a[2] = len(verts) + len(extra)
+                extra.append((int(tri[t, 2]), f))
+        out[t] = (a[(pick + 1) % 3], a[(pick + 2) % 3], a[pick])
+    verts = verts.copy()
+    verts[taken, 3:6] = normal[taken]
+    if extra:
+        dup = verts[[v for v, _ in extra]].copy()
+        dup[:, 3:6] = [f for _, f in extra]
+        verts = np.concatenate([verts, dup])
+    return verts.astype(np.float32), out.ravel().astype(np.uint32)
+
+
 def _components(tri: np.ndarray, n: int) -> np.ndarray:
     """(triangles,) component label of each triangle (triangles sharing a vertex join)."""
     parent = np.arange(n)
@@ -109,6 +183,7 @@ def prepared(mesh: SkinnedMesh) -> Prepared:
         key = data.copy()
         key[:, 3:6] = 0.0
         verts, idx = _weld(key, mesh.indices)
+        verts, idx = _provoking(verts, idx)
     else:
         verts, idx = _weld(data, mesh.indices)
     levels = _levels(verts, idx)

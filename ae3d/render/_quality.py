@@ -13,7 +13,8 @@ one filtered tap, read only by the ground about them) for the shapes and the ``n
 figures nearest the camera's target within ``near_shadow`` m of it, a soft dark disc ("blob")
 under every other figure and horde instance within 45 m of the eye (fading out from 30 m),
 and only those casters read the map; diffuse light and fog worked out at the vertices on
-figures; a cheap ground (the same procedural grid
+figures (a flat rigid mesh's light at each triangle's provoking vertex: ``flat_vertex``); only
+the depth cleared (the sky and what stands before it cover every pixel); a cheap ground (the same procedural grid
 under flat light, its light, fog and sRGB worked out at a 32x32 grid's corners); sRGB from a
 square root instead of pow; the sky drawn last, only over the screen cells the ground leaves
 bare; the horde's nearest bank frame; levels of detail by distance for figures and horde
@@ -60,6 +61,9 @@ class Quality:
         steeply above it; 0: never.
     blob_reach: distance (m) from the eye beyond which no blob is drawn (they fade out over
         the last third of it); 0: blobs at any distance.
+    flat_vertex: a rigid flat-shaded mesh (the box men) takes each triangle's normal from its
+        provoking vertex and, unshadowed with diffuse light, its light too (``FLAT_VERTEX``,
+        ``FLAT_LIT``) instead of screen derivatives a pixel.
     """
 
     name: str
@@ -77,6 +81,7 @@ class Quality:
     lod: tuple[float, ...]
     impostor: float = 0.0
     blob_reach: float = 0.0
+    flat_vertex: bool = False
 
 
 HIGH = Quality("high", samples=4, shadow="pcf3", shadow_size=2048, near_shadow=0.0,
@@ -85,7 +90,7 @@ HIGH = Quality("high", samples=4, shadow="pcf3", shadow_size=2048, near_shadow=0
 LOW = Quality("low", samples=0, shadow="tap1", shadow_size=1024, near_shadow=7.0,
               near_casters=16, blobs=True, lighting="diffuse", ground="cheap", fast_srgb=True,
               sky_last=True, bank_nearest=True, lod=(10.0, 15.0, 25.0), impostor=25.0,
-              blob_reach=45.0)
+              blob_reach=45.0, flat_vertex=True)
 PRESETS = {"high": HIGH, "low": LOW}
 
 

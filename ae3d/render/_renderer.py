@@ -105,6 +105,11 @@ class _Group:
         ctx = r.ctx
         prep = _lod.prepared(mesh)
         self.flat = prep.flat
+        # every vertex on one bone with the weight exactly 1 (the box men): the shaders'
+        # RIGID_SKIN fetches that bone alone, the same bits as the weighted sum
+        w = prep.vertices[:, 10:14] if prep.vertices.ndim == 2 else None
+        self.rigid = bool(w is not None and len(w) and np.all(w[:, 0] == 1.0)
+                          and np.all(w[:, 1:] == 0.0))
         self.vbo = ctx.buffer(prep.vertices.tobytes())
         self.ibos = [ctx.buffer(lv.tobytes()) for lv in prep.levels]
         # an instance buffer per slot: level + levels * batch (a second batch of a pass,
@@ -230,6 +235,12 @@ class Renderer:
         self.progs: dict[tuple, moderngl.Program] = {}
         quad = np.array([-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1], dtype=np.float32)
         self.quad = ctx.buffer(quad.tobytes())
+        # a blob's disc: an octagon about the unit circle (6 triangles), a sixth fewer blended
+        # fragments than the square about it (FRAG_BLOB leaves nothing past the rim)
+        a = np.arange(8) * (np.pi / 4.0) + np.pi / 8.0
+        ring = np.stack([np.cos(a), np.sin(a)], axis=1) / np.cos(np.pi / 8.0)
+        fan = np.concatenate([[ring[0], ring[k], ring[k + 1]] for k in range(1, 7)])
+        self.octagon = ctx.buffer(fan.astype(np.float32).tobytes())
         self.quad_vaos: dict[int, moderngl.VertexArray] = {}
         # primitive shapes
         self.shapes: dict[str, dict[str, Any]] = {}
@@ -333,6 +344,22 @@ class Renderer:
             if kind == "ground" and q.ground == "cheap":
                 d.append("GROUND_CHEAP")
         return d
+
+    def _flat(self, g: _Group, defines: list[str], pass_: str) -> list[str]:
+        """The mesh defines of group ``g`` drawn with ``defines``: RIGID_SKIN for a rigid
+        skin; in the colour pass of a welded flat mesh FLAT_NORMALS (screen derivatives a
+        pixel), or for a rigid one in a preset with ``flat_vertex`` FLAT_VERTEX (the
+        provoking vertex's face normal) and, where no shadow map is read and the light is
+        diffuse, FLAT_LIT (lit at that vertex: fog and sRGB left a pixel; the figures'
+        fragments were 7 of the strike scene's ~31 draw CPU-ms on llvmpipe)."""
+        out = ["RIGID_SKIN"] if g.rigid else []
+        if not (g.flat and pass_ == "colour"):
+            return out
+        if self.quality.flat_vertex and g.rigid:
+            lit = self.quality.lighting == "diffuse" and not any(
+                d.startswith("SHADOW_") for d in defines)
+            return out + ["FLAT_VERTEX"] + (["FLAT_LIT"] if lit else [])
+        return out + ["FLAT_NORMALS"]
 
     def _quad_vao(self, prog: moderngl.Program) -> moderngl.VertexArray:
         v = self.quad_vaos.get(id(prog))
@@ -759,11 +786,10 @@ class Renderer:
                     batches = [(d, self._levels(g, inst[keep & k], centres[keep & k], scene,
                                                 pass_)) for d, k in ((base, near),
                                                                      (unlit, ~near))]
-            flat = ["FLAT_NORMALS"] if (g.flat and pass_ == "colour") else []
             for batch, (defines, parts) in enumerate(batches):
                 if not parts:
                     continue
-                prog = self._prog("skinned", pass_, defines + flat)
+                prog = self._prog("skinned", pass_, defines + self._flat(g, defines, pass_))
                 self._uniforms(scene, prog, vp, pass_)
                 self._set(prog, "u_bones", 0)
                 self.bones_tex.use(0)
@@ -784,8 +810,8 @@ class Renderer:
             if not keep.any():
                 continue
             sub = inst[keep]
-            flat = ["FLAT_NORMALS"] if (hg.group.flat and pass_ == "colour") else []
-            prog = self._prog("skinned", pass_, base + extra + flat)
+            prog = self._prog("skinned", pass_,
+                              base + extra + self._flat(hg.group, base, pass_))
             self._uniforms(scene, prog, vp, pass_)
             self._set(prog, "u_bones", 0)
             self._set(prog, "u_frames", h.frames)
@@ -890,6 +916,8 @@ class Renderer:
     def _draw_blobs(self, scene: Scene, vp, rows: np.ndarray, target) -> None:
         """Soft dark discs on the ground (over it, under everything standing on it)."""
         n = len(rows)
+        if not n:  # every blob beyond the reach: no buffer to write (none made yet)
+            return
         prog = self._prog("blob", "colour")
         if n > self.blob_cap:
             if self.blob_buf is not None:
@@ -898,7 +926,7 @@ class Renderer:
             self.blob_cap = max(64, 1 << (n - 1).bit_length())
             self.blob_buf = self.ctx.buffer(reserve=self.blob_cap * 16, dynamic=True)
             self.blob_vao = self.ctx.vertex_array(
-                prog, [(self.quad, "2f", "in_xz"), (self.blob_buf, "4f /i", "i_blob")])
+                prog, [(self.octagon, "2f", "in_xz"), (self.blob_buf, "4f /i", "i_blob")])
         self.blob_buf.write(np.ascontiguousarray(rows, dtype=np.float32).tobytes())
         self._set(prog, "u_vp", vp)
         self._set(prog, "u_ground_y", scene.ground_height())
@@ -1017,7 +1045,15 @@ class Renderer:
         # colour pass
         target = self.msaa_fbo or self.fbo
         target.use()
-        target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+        if q.sky_last:
+            # every pixel gets the sky or something in front of it: only the depth is cleared
+            # (a colour clear is a full screen's writes on llvmpipe)
+            target.color_mask = (False, False, False, False)
+            target.clear(depth=1.0)
+            target.color_mask = (True, True, True, True)
+            target.use()  # the mask is GL state: set again for the draws
+        else:
+            target.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
         self._stage("clear")
         vp = scene.camera.view_projection(self.width, self.height)
         if not q.sky_last:
@@ -1136,6 +1172,7 @@ class Renderer:
             v.release()
         self.quad_vaos.clear()
         self.quad.release()
+        self.octagon.release()
         for x in (self.sky_grid, self.sky_buf):
             if x is not None:
                 x.release()

@@ -4,8 +4,10 @@
 Quality is chosen at compile time (``program_source`` prepends ``#define``s; see _quality):
 SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, FOG_VERTEX, GROUND_CHEAP,
 FAST_SRGB, SKY_GRID; per draw
-HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
-(a welded flat-shaded mesh: face normals from screen derivatives of the world position).
+RIGID_SKIN (every vertex's weights 1, 0, 0, 0: one bone fetched), HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
+(a welded flat-shaded mesh: face normals from screen derivatives of the world position), or
+for a rigid one in low FLAT_VERTEX (the face normal from each triangle's provoking vertex) and
+FLAT_LIT (its diffuse light there too, where no shadow map is read).
 
 Skinning matrices live in float textures (RGBA32F), one matrix as four texels holding its
 columns, one row of the texture per figure (or per frame of a horde's pose bank).
@@ -87,8 +89,21 @@ vec4 to_srgb(vec3 c) { return vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0
 FRAG_COLOUR = VERSION + LIGHTING + """
 in vec3 v_wp; in vec3 v_n; in vec4 v_color; flat in uint v_id;
 out vec4 f_color;
+#ifdef FLAT_VERTEX
+flat in vec3 v_face;
+#ifdef FLAT_LIT
+flat in vec3 v_lit;
+#endif
+#endif
 void main() {
-#ifdef FLAT_NORMALS
+#ifdef FLAT_LIT
+    // lit at the triangle's provoking vertex (VERT_SKINNED): only the fog and sRGB a pixel
+    f_color = to_srgb(mix(v_lit, u_fog_color, fog_at(v_wp)));
+    return;
+#endif
+#if defined(FLAT_VERTEX)
+    vec3 n = v_face;
+#elif defined(FLAT_NORMALS)
     // a flat face's normal, towards the viewer as the flipped one below is
     vec3 n = normalize(cross(dFdx(v_wp), dFdy(v_wp)));
 #else
@@ -138,6 +153,16 @@ uniform int u_frames;        // horde: frames in the bank
 uniform float u_facing;      // horde: turn added to every heading (rad)
 uniform mat4 u_vp;
 out vec3 v_wp; out vec3 v_n; out vec4 v_color; flat out uint v_id;
+#ifdef FLAT_VERTEX
+// a rigid flat mesh (low): each triangle's last vertex carries its face normal (_lod's
+// _provoking), passed flat: no screen derivatives a pixel
+flat out vec3 v_face;
+#ifdef FLAT_LIT
+// ... and where no shadow map is read, its diffuse light too (shade()'s LIGHT_DIFFUSE, unshadowed)
+uniform vec3 u_sun_dir; uniform vec3 u_sun_color; uniform vec3 u_sky_color; uniform vec3 u_bounce_color;
+flat out vec3 v_lit;
+#endif
+#endif
 
 mat4 bone(int j, int row) {
     return mat4(texelFetch(u_bones, ivec2(j * 4 + 0, row), 0),
@@ -157,21 +182,31 @@ void main() {
     ivec4 jn = ivec4(in_joints + 0.5);
     mat4 skin;
     mat4 model = mat4(1.0);
-    // rigid skins (one weight) are common: fetch only the bones that weigh anything
+    // rigid skins (one weight) are common: fetch only the bones that weigh anything;
+    // RIGID_SKIN (a mesh whose every vertex has the weights 1, 0, 0, 0): one bone, no
+    // branches (llvmpipe runs a vertex shader's lanes together: the tests cost in each)
 #ifndef HORDE
     int row = int(i_row);
+#ifdef RIGID_SKIN
+    skin = bone(jn.x, row);
+#else
     skin = in_weights.x * bone(jn.x, row);
     if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
     if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
     if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+#endif
 #else
 #ifdef BANK_NEAREST
     // the bank's nearest frame: plain fetches, no filtering (a quarter of the texel reads)
     int row = int(floor(fract(i_tint.w) * float(u_frames) + 0.5)) % u_frames;
+#ifdef RIGID_SKIN
+    skin = bone(jn.x, row);
+#else
     skin = in_weights.x * bone(jn.x, row);
     if (in_weights.y > 0.0) skin += in_weights.y * bone(jn.y, row);
     if (in_weights.z > 0.0) skin += in_weights.z * bone(jn.z, row);
     if (in_weights.w > 0.0) skin += in_weights.w * bone(jn.w, row);
+#endif
 #else
     // the bank texture filters linearly along its frames (rows) and repeats: one
     // filtered fetch per column blends this frame with the next, the last with the first
@@ -194,6 +229,15 @@ void main() {
     v_id = i_id;
     gl_Position = u_vp * wp;
     fog_vertex(wp.xyz);
+#ifdef FLAT_VERTEX
+    vec3 fn = mat3(m) * in_normal;
+    v_face = fn * inversesqrt(max(dot(fn, fn), 1e-20));
+#ifdef FLAT_LIT
+    float ndl = max(dot(v_face, u_sun_dir), 0.0);
+    v_lit = v_color.rgb * (mix(u_bounce_color, u_sky_color, v_face.y * 0.5 + 0.5)
+                           + u_sun_color * ndl);
+#endif
+#endif
 #ifdef HORDE
     // a parked instance (a million metres off) is drawn by nobody, whatever the far plane
     if (dot(i_place.xyz, i_place.xyz) > 1.0e10)

@@ -13,10 +13,16 @@ def test_box_man_is_welded_to_its_corners():
     p = _lod.prepared(m)
     assert p.flat
     assert len(m.positions) == 14 * 24 and len(p.vertices) == 14 * 8
-    # the same triangles, corner for corner
+    # the same triangles, their corners turned (the winding kept) so that the last one (GL's
+    # provoking vertex) carries the face's normal (the low preset's FLAT_VERTEX)
     tri_before = m.positions[m.indices.reshape(-1, 3)]
     tri_after = p.vertices[p.levels[0].reshape(-1, 3)][:, :, :3]
-    assert np.array_equal(tri_before, tri_after)
+    turned = [np.roll(tri_before, -k, axis=1) for k in range(3)]
+    assert all(any(np.array_equal(tb[i], tri_after[i]) for tb in turned)
+               for i in range(len(tri_after)))
+    face_normal = m.normals[m.indices.reshape(-1, 3)[:, 0]]
+    last = p.vertices[p.levels[0].reshape(-1, 3)[:, 2], 3:6]
+    assert np.abs(last - face_normal).max() < 1e-5
     counts = [len(lv) // 3 for lv in p.levels]
     assert counts[0] == 14 * 12 and all(a > b for a, b in zip(counts[:-1], counts[1:], strict=True))
     assert len(p.levels) == 4
