@@ -117,6 +117,10 @@ GROUP_SPEED_CAP = 6.0
 #: projected Gauss-Seidel sweeps of the ground's share (at most) and the tolerance that ends
 #: them early (m/s: the largest change a sweep made to any point's velocity)
 GROUND_SWEEPS = 200
+#: m: a body of the group with no contact manifold (its island asleep: a figure lying still
+#: keeps none) takes the ground planes' rows at its points nearer a plane than this (the
+#: world's speculative margin at rest)
+PLANE_MARGIN = 0.02
 GROUND_TOL = 1e-6
 #: the most bodies a group solved exactly may hold (a ragdoll has 12 to 14); a larger jointed
 #: structure takes the blow on the struck body alone, as before.
@@ -264,7 +268,8 @@ def blow_response(w, slot: int, impulse: np.ndarray, point: np.ndarray | None
 def contact_rows(w, bodies: list[int], rots: list[np.ndarray]
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The group's touching points on still bodies (the ground, a static or kinematic body), from
-    the last step's contact manifolds: (rows (m, 6k), now (m,) m/s, floor (m,) m/s). A row gives
+    the last step's contact manifolds (a body with none, asleep: its points against the ground
+    planes, ``_low_points``): (rows (m, 6k), now (m,) m/s, floor (m,) m/s). A row gives
     the point's velocity along the contact normal, away from the still body, from the group's
     (v, ω); ``now`` is that velocity now (less the still body's), ``floor`` the slowest the
     point may approach: as much of its separation as one step closes (a speculative contact's
@@ -272,7 +277,7 @@ def contact_rows(w, bodies: list[int], rots: list[np.ndarray]
     nm = int(w.nm)
     k = len(bodies)
     none = (np.zeros((0, 6 * k)), np.zeros(0), np.zeros(0))
-    if nm == 0 or int(w.steps) == 0:
+    if int(w.steps) == 0:
         return none
     index = {b: i for i, b in enumerate(bodies)}
     mi, mf, bf, bi = w.mi[:nm], w.mf[:nm], w.bf, w.bi
@@ -307,9 +312,49 @@ def contact_rows(w, bodies: list[int], rots: list[np.ndarray]
             rows.append(row)
             now.append(sign * float(n @ (vg - vo)))
             floor.append(-max(sep, 0.0) / dt)
+    # bodies with no manifold (an island asleep keeps none): their points against the ground
+    # planes, within PLANE_MARGIN
+    have = {int(x) for x in mi[:, L.M_A]} | {int(x) for x in mi[:, L.M_B]}
+    planes = np.nonzero((bi[: w.n, L.B_SHAPE] == L.SHAPE_PLANE)
+                        & (bi[: w.n, L.B_KIND] != L.KIND_FREE))[0]
+    for g in bodies:
+        if g in have:
+            continue
+        i = index[g]
+        for o in planes:
+            o = int(o)
+            if not (bi[g, L.B_GROUP] & bi[o, L.B_MASK] and bi[o, L.B_GROUP] & bi[g, L.B_MASK]):
+                continue
+            n = _rot(bf[o, L.B_QUAT:L.B_QUAT + 4])[:, 1]
+            for off in _low_points(bf, bi, g, rots[i], n):
+                sep = float((bf[g, L.B_POS:L.B_POS + 3] + off - bf[o, L.B_POS:L.B_POS + 3]) @ n)
+                if sep >= PLANE_MARGIN:
+                    continue
+                row = np.zeros(6 * k)
+                row[6 * i:6 * i + 3] = n
+                row[6 * i + 3:6 * i + 6] = np.cross(off, n)
+                rows.append(row)
+                now.append(float(n @ (bf[g, L.B_V:L.B_V + 3]
+                                      + np.cross(bf[g, L.B_W:L.B_W + 3], off))))
+                floor.append(-max(sep, 0.0) / dt)
     if not rows:
         return none
     return np.array(rows), np.array(now), np.array(floor)
+
+
+def _low_points(bf, bi, g: int, rot: np.ndarray, n: np.ndarray) -> list[np.ndarray]:
+    """Offsets (m, world, from body g's centre) of its points nearest a plane of normal ``n``:
+    a sphere's, a capsule's two ends', a box's eight corners (other shapes: none)."""
+    shape = int(bi[g, L.B_SHAPE])
+    d = bf[g, L.B_DIMS:L.B_DIMS + 3]
+    if shape == L.SHAPE_SPHERE:
+        return [-d[0] * n]
+    if shape == L.SHAPE_CAPSULE:
+        return [s * d[1] * rot[:, 1] - d[0] * n for s in (-1.0, 1.0)]
+    if shape == L.SHAPE_BOX:
+        return [rot @ (d * np.array([sx, sy, sz])) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)
+                for sz in (-1.0, 1.0)]
+    return []
 
 
 def ground_share(w, bodies: list[int], rots: list[np.ndarray], minv: np.ndarray,
