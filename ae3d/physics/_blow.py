@@ -38,20 +38,15 @@ body) cannot move as one: there all of it is the joints' share, scaled as a whol
 ``physics.stats(e)`` (``blows_jointed``, ``blows_scaled``: either part scaled).
 
 The ground's share, in the same instant (``ground_share``): a point of the group that touches
-the ground or another still body (the last step's contact manifolds) and that the blow would
-drive into it, faster than it was already approaching and faster than its separation allows in
-one step, is stopped there by the ground's impulse, taken through the joints as the blow is: a
-contact problem (λ ≥ 0) on the articulated group's mobility, after the caps (so the ground's
-push is never scaled away). Without it the blow's response knew no contact and a figure lying
-down was driven into the ground for the solver's soft contacts to catch over the next
-sub-steps. Counted in ``physics.stats(e).blows_grounded``. Measured on bench/tear.py (box man,
-LIMP on the ground, 600 and 5,000 N·s, 288 trials): deepest body 3.54 -> 3.32 cm, widest gap
-4.58 -> 4.48 cm, trials whose gaps were not back under 2 cm within 0.1 s 53 -> 44; still 2 torn
-by the 3 cm depth limit (thighs at 600 N·s), and they are not the blow's instant: 0.43 s after
-it the figure, flung at 6 m/s, lands on a forearm falling at 9.6 m/s, whose contact (made at
-8.7 and 15.3 cm at its two ends) lets it sink 3.3 cm within that step while it is whipped to
-70 rad/s; not changed by the contact's push-out speed, its point sweeps or the margin, 2.5 cm
-at a contact stiffness of 120 Hz (the world's is 60): the solver's contacts, not the blow.
+the ground or another still body (the last step's contact manifolds; the ground planes for a
+body with none, as in an island asleep) and that the blow would drive into it, faster than it
+was already approaching and faster than its separation allows in one step, is stopped there by
+the ground's push, with the ground's friction (Coulomb's disk) against the sliding the blow
+gives the point, all taken through the joints as the blow is: a contact problem on the
+articulated group's mobility, after the caps (so the ground's push is never scaled away).
+Without it the blow knew no contact: a figure lying down was driven into the ground for the
+solver's soft contacts to catch over the next sub-steps. Counted in
+``physics.stats(e).blows_grounded``; measured: the comment above ``GROUND_SWEEPS``.
 
 Measured on the reference ragdoll standing (78 kg), pushed at the chest (``BONE_SPINE_03``) from
 behind: the body that binds is the lower spine (``BONE_SPINE_01``, 60 rad/s from 247 N·s; the
@@ -117,11 +112,11 @@ GROUP_SPEED_CAP = 6.0
 #: projected Gauss-Seidel sweeps of the ground's share (at most) and the tolerance that ends
 #: them early (m/s: the largest change a sweep made to any point's velocity)
 GROUND_SWEEPS = 200
+GROUND_TOL = 1e-6
 #: m: a body of the group with no contact manifold (its island asleep: a figure lying still
 #: keeps none) takes the ground planes' rows at its points nearer a plane than this (the
 #: world's speculative margin at rest)
 PLANE_MARGIN = 0.02
-GROUND_TOL = 1e-6
 #: the most bodies a group solved exactly may hold (a ragdoll has 12 to 14); a larger jointed
 #: structure takes the blow on the struck body alone, as before.
 MAX_GROUP = 64
@@ -266,23 +261,23 @@ def blow_response(w, slot: int, impulse: np.ndarray, point: np.ndarray | None
 
 
 def contact_rows(w, bodies: list[int], rots: list[np.ndarray]
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The group's touching points on still bodies (the ground, a static or kinematic body), from
     the last step's contact manifolds (a body with none, asleep: its points against the ground
-    planes, ``_low_points``): (rows (m, 6k), now (m,) m/s, floor (m,) m/s). A row gives
-    the point's velocity along the contact normal, away from the still body, from the group's
-    (v, ω); ``now`` is that velocity now (less the still body's), ``floor`` the slowest the
-    point may approach: as much of its separation as one step closes (a speculative contact's
-    allowance, 0 for a point in overlap)."""
+    planes, ``_low_points``): (rows (m, 3, 6k), now (m,) m/s, floor (m,) m/s, friction
+    (m,)). A point's first row gives its velocity along the contact normal, away from the still
+    body, from the group's (v, ω), the other two across it; ``now`` is that velocity now (less
+    the still body's), ``floor`` the slowest the point may approach: as much of its separation
+    as one step closes (a speculative contact's allowance, 0 for a point in overlap)."""
     nm = int(w.nm)
     k = len(bodies)
-    none = (np.zeros((0, 6 * k)), np.zeros(0), np.zeros(0))
+    none = (np.zeros((0, 3, 6 * k)), np.zeros(0), np.zeros(0), np.zeros(0))
     if int(w.steps) == 0:
         return none
     index = {b: i for i, b in enumerate(bodies)}
     mi, mf, bf, bi = w.mi[:nm], w.mf[:nm], w.bf, w.bi
     dt = float(w.fp[_DT]) if float(w.fp[_DT]) > 0.0 else 1.0 / 60.0
-    rows, now, floor = [], [], []
+    rows, now, floor, mu = [], [], [], []
     for r in np.nonzero(np.isin(mi[:, L.M_A], bodies) | np.isin(mi[:, L.M_B], bodies))[0]:
         a, b = int(mi[r, L.M_A]), int(mi[r, L.M_B])
         if a in index and b in index:
@@ -304,12 +299,10 @@ def contact_rows(w, bodies: list[int], rots: list[np.ndarray]
             moved = ((bf[g, L.B_POS:L.B_POS + 3] - bf[g, L.B_POS0:L.B_POS0 + 3] + rg - rg0)
                      - (bf[o, L.B_POS:L.B_POS + 3] - bf[o, L.B_POS0:L.B_POS0 + 3] + ro - ro0))
             sep = float(mf[r, at + L.P_SEP]) + sign * float(n @ moved)
-            row = np.zeros(6 * k)
-            row[6 * i:6 * i + 3] = sign * n
-            row[6 * i + 3:6 * i + 6] = sign * np.cross(rg, n)
             vg = bf[g, L.B_V:L.B_V + 3] + np.cross(bf[g, L.B_W:L.B_W + 3], rg)
             vo = bf[o, L.B_V:L.B_V + 3] + np.cross(bf[o, L.B_W:L.B_W + 3], ro)
-            rows.append(row)
+            rows.append(_point_rows(k, i, sign * n, rg))
+            mu.append(float(mf[r, L.M_FRICTION]))
             now.append(sign * float(n @ (vg - vo)))
             floor.append(-max(sep, 0.0) / dt)
     # bodies with no manifold (an island asleep keeps none): their points against the ground
@@ -330,16 +323,27 @@ def contact_rows(w, bodies: list[int], rots: list[np.ndarray]
                 sep = float((bf[g, L.B_POS:L.B_POS + 3] + off - bf[o, L.B_POS:L.B_POS + 3]) @ n)
                 if sep >= PLANE_MARGIN:
                     continue
-                row = np.zeros(6 * k)
-                row[6 * i:6 * i + 3] = n
-                row[6 * i + 3:6 * i + 6] = np.cross(off, n)
-                rows.append(row)
+                rows.append(_point_rows(k, i, n, off))
+                mu.append(float(np.sqrt(bf[g, L.B_FRICTION] * bf[o, L.B_FRICTION])))
                 now.append(float(n @ (bf[g, L.B_V:L.B_V + 3]
                                       + np.cross(bf[g, L.B_W:L.B_W + 3], off))))
                 floor.append(-max(sep, 0.0) / dt)
     if not rows:
         return none
-    return np.array(rows), np.array(now), np.array(floor)
+    return np.array(rows), np.array(now), np.array(floor), np.array(mu)
+
+
+def _point_rows(k: int, i: int, n: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """(3, 6k): the velocity of body i's point at ``r`` (m from its centre) along the normal
+    ``n`` (away from the still body) and along two tangents across it."""
+    t1 = np.cross(n, (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0))
+    t1 /= np.linalg.norm(t1)
+    t2 = np.cross(n, t1)
+    out = np.zeros((3, 6 * k))
+    for row, d in zip(out, (n, t1, t2), strict=True):
+        row[6 * i:6 * i + 3] = d
+        row[6 * i + 3:6 * i + 6] = np.cross(r, d)
+    return out
 
 
 def _low_points(bf, bi, g: int, rot: np.ndarray, n: np.ndarray) -> list[np.ndarray]:
@@ -365,23 +369,34 @@ def ground_share(w, bodies: list[int], rots: list[np.ndarray], minv: np.ndarray,
     joints' rows ``joints`` (m, 6k) and the group's inverse masses ``minv`` (6k, 6k). A point
     the blow drives into the ground faster than it was approaching, and faster than its
     separation allows in a step, is stopped at that speed; the ground only pushes (λ >= 0).
+    Where it pushes, its friction holds the point from sliding as the blow would slide it,
+    within Coulomb's disk (mu times the push: the contact's friction, sqrt(μA μB)): without
+    it the ground's push, taken from the solver's next sub-steps into the instant, took with it
+    the friction those sub-steps would have had, and the feet of a figure pushed sideways slid
+    out from under it (tests/test_motion.py's sideways faller: its protected head met the
+    ground at 3.27 m/s, its twin's at 2.00, against 1.24 and 0.51 with no ground share).
 
     The velocities of least kinetic energy distance from the blow's that the joints and these
     points allow: a contact LCP on the articulated group's mobility
     W = M⁻¹ - M⁻¹Cᵀ(C M⁻¹ Cᵀ)⁻¹C M⁻¹, solved by projected Gauss-Seidel (a figure lying down has
     some 10 to 40 points). Since the joints' rows are equalities, projecting the joints-only
     answer onto the contacts is the same as solving both at once (Pythagoras in the kinetic-energy
-    metric), so the unscaled blow stays exact."""
+    metric), so the unscaled blow stays exact (friction's disk is convex, so the same holds)."""
     k = len(bodies)
     zero = (np.zeros((k, 3)), np.zeros((k, 3)))
-    cc, now, floor = contact_rows(w, bodies, rots)
-    if len(cc) == 0:
+    rows, now, floor, mu = contact_rows(w, bodies, rots)
+    if len(rows) == 0:
         return zero
     dx = np.concatenate([dv, dw], axis=1).reshape(-1)
     # how much faster (m/s) each point must leave than the blow sends it
-    need = np.minimum(now, floor) - (now + cc @ dx)
+    need = np.minimum(now, floor) - (now + rows[:, 0] @ dx)
     if not np.any(need > 0.0):
         return zero
+    m = len(rows)
+    cc = rows.reshape(3 * m, 6 * k)  # per point: its normal row, then its two tangents
+    # the tangents: the blow's sliding at the point undone, as far as friction allows
+    target = -(cc @ dx)
+    target[0::3] = need
     mob = minv
     if len(joints):
         kj = joints @ minv @ joints.T
@@ -389,18 +404,28 @@ def ground_share(w, bodies: list[int], rots: list[np.ndarray], minv: np.ndarray,
         mob = minv - minv @ joints.T @ np.linalg.solve(kj, joints @ minv)
     a = cc @ mob @ cc.T
     diag = np.diag(a).copy()
-    ok = diag > 1e-12 * max(1.0, float(diag.max()))
-    lam = np.zeros(len(cc))
-    got = np.zeros(len(cc))  # a @ lam, kept as lam changes
+    tiny = 1e-12 * max(1.0, float(diag.max()))
+    lam = np.zeros(3 * m)
+    got = np.zeros(3 * m)  # a @ lam, kept as lam changes
     for _sweep in range(GROUND_SWEEPS):
         most = 0.0
-        for i in np.nonzero(ok)[0]:
-            new = max(0.0, lam[i] + (need[i] - got[i]) / diag[i])
-            d = new - lam[i]
-            if d != 0.0:
-                lam[i] = new
-                got += a[:, i] * d
-                most = max(most, abs(d) * diag[i])
+        for p in range(m):
+            n_ = 3 * p
+            old = lam[n_:n_ + 3].copy()
+            if diag[n_] > tiny:
+                lam[n_] = max(0.0, lam[n_] + (target[n_] - got[n_]) / diag[n_])
+            for t in (n_ + 1, n_ + 2):
+                if diag[t] > tiny:
+                    lam[t] += (target[t] - got[t]) / diag[t]
+            # Coulomb: the friction impulse within the disk of mu times the push
+            cap = mu[p] * lam[n_]
+            fr = float(np.hypot(lam[n_ + 1], lam[n_ + 2]))
+            if fr > cap:
+                lam[n_ + 1:n_ + 3] *= cap / fr
+            d = lam[n_:n_ + 3] - old
+            if np.any(d != 0.0):
+                got += a[:, n_:n_ + 3] @ d
+                most = max(most, float(np.max(np.abs(d) * diag[n_:n_ + 3])))
         if most < GROUND_TOL:
             break
     dx = mob @ (cc.T @ lam)
