@@ -428,6 +428,21 @@ def ground_share(w, bodies: list[int], rots: list[np.ndarray], minv: np.ndarray,
                 most = max(most, float(np.max(np.abs(d) * diag[n_:n_ + 3])))
         if most < GROUND_TOL:
             break
+    # friction couples the rows and slows the sweeps: the pushes finish alone, the friction as
+    # it stands (a point still driven in at 0.36 m/s by 2,000 N·s down on a lying figure's chest)
+    for _sweep in range(GROUND_SWEEPS):
+        most = 0.0
+        for n_ in range(0, 3 * m, 3):
+            if diag[n_] <= tiny:
+                continue
+            new = max(0.0, lam[n_] + (target[n_] - got[n_]) / diag[n_])
+            d = new - lam[n_]
+            if d != 0.0:
+                lam[n_] = new
+                got += a[:, n_] * d
+                most = max(most, abs(d) * diag[n_])
+        if most < GROUND_TOL:
+            break
     dx = mob @ (cc.T @ lam)
     w.blow_stats[2] += 1
     return dx.reshape(k, 6)[:, 0:3].copy(), dx.reshape(k, 6)[:, 3:6].copy()
