@@ -117,9 +117,9 @@ GROUP_SPEED_CAP = 6.0
 #:     back under 2 cm within 0.1 s 53 -> 44, widest gap 4.58 -> 6.41 cm (spine_01, 600 N·s);
 #:   reference LIMP: torn 0 -> 0, deepest 2.21 -> 2.15 cm, not back 37 -> 41, widest 4.83 ->
 #:     4.64 cm; box man POWERED: torn 0 -> 0, deepest 0.47 -> 0.23 cm, widest 3.27 cm both.
-#: The deepest trials before were not the blow's instant: 0.43 s after it the flung figure lands
-#: on a forearm falling at 9.6 m/s that sinks 3.3 cm within the step (the solver's contacts;
-#: 2.5 cm at a contact stiffness of 120 Hz); the friction here changed where the figures land.
+#: The deepest trials (with the push alone) were not the blow's instant: 0.43 s after it the
+#: figure lands on a forearm falling at 9.6 m/s that sinks 3.3 cm within the step (the solver's
+#: contacts; 2.5 cm at a contact stiffness of 120 Hz); the friction changed where figures land.
 #: Without the friction (the push alone) the box man LIMP kept 2 torn (3.32 cm) and the sideways
 #: protective fall of tests/test_motion.py met the ground at 3.27 m/s (twin 2.00); with it 0.53
 #: (twin 1.53; main 1.24 / 0.51), tests/test_falls.py sideways slower 27 of 30 (main 4).
