@@ -61,7 +61,10 @@ Units: N·s, m, m/s, rad/s.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
 from ae3d import limits as LIM
 
@@ -419,11 +422,25 @@ def ground_share(w, bodies: list[int], rots: list[np.ndarray], minv: np.ndarray,
     tiny = 1e-12 * max(1.0, float(diag.max()))
     lam = np.zeros(3 * m)
     got = np.zeros(3 * m)  # a @ lam, kept as lam changes
-    for _sweep in range(GROUND_SWEEPS):
+    _ground_sweeps(a, diag, target, np.asarray(mu, dtype=np.float64), tiny, GROUND_SWEEPS,
+                   GROUND_TOL, lam, got)
+    dx = mob @ (cc.T @ lam)
+    w.blow_stats[2] += 1
+    return dx.reshape(k, 6)[:, 0:3].copy(), dx.reshape(k, 6)[:, 3:6].copy()
+
+
+@njit(cache=True, _nrt=False)
+def _ground_sweeps(a, diag, target, mu, tiny, sweeps, tol, lam, got):
+    """The ground's share's projected Gauss-Seidel (``ground_share``), in place on ``lam`` (3m,
+    N·s: each point's push, then its two frictions) and ``got`` (= a @ lam, m/s). Compiled: a
+    figure lying down has 10 to 40 points and the sweeps in Python took 40 to 80 ms a blow."""
+    m = len(lam) // 3
+    n_all = len(lam)
+    for _sweep in range(sweeps):
         most = 0.0
         for p in range(m):
             n_ = 3 * p
-            old = lam[n_:n_ + 3].copy()
+            o0, o1, o2 = lam[n_], lam[n_ + 1], lam[n_ + 2]
             if diag[n_] > tiny:
                 lam[n_] = max(0.0, lam[n_] + (target[n_] - got[n_]) / diag[n_])
             for t in (n_ + 1, n_ + 2):
@@ -431,33 +448,34 @@ def ground_share(w, bodies: list[int], rots: list[np.ndarray], minv: np.ndarray,
                     lam[t] += (target[t] - got[t]) / diag[t]
             # Coulomb: the friction impulse within the disk of mu times the push
             cap = mu[p] * lam[n_]
-            fr = float(np.hypot(lam[n_ + 1], lam[n_ + 2]))
+            fr = math.hypot(lam[n_ + 1], lam[n_ + 2])
             if fr > cap:
-                lam[n_ + 1:n_ + 3] *= cap / fr
-            d = lam[n_:n_ + 3] - old
-            if np.any(d != 0.0):
-                got += a[:, n_:n_ + 3] @ d
-                most = max(most, float(np.max(np.abs(d) * diag[n_:n_ + 3])))
-        if most < GROUND_TOL:
+                lam[n_ + 1] *= cap / fr
+                lam[n_ + 2] *= cap / fr
+            d0, d1, d2 = lam[n_] - o0, lam[n_ + 1] - o1, lam[n_ + 2] - o2
+            if d0 != 0.0 or d1 != 0.0 or d2 != 0.0:
+                for q in range(n_all):
+                    got[q] += a[q, n_] * d0 + a[q, n_ + 1] * d1 + a[q, n_ + 2] * d2
+                most = max(most, abs(d0) * diag[n_], abs(d1) * diag[n_ + 1],
+                           abs(d2) * diag[n_ + 2])
+        if most < tol:
             break
     # friction couples the rows and slows the sweeps: the pushes finish alone, the friction as
     # it stands (a point still driven in at 0.36 m/s by 2,000 N·s down on a lying figure's chest)
-    for _sweep in range(GROUND_SWEEPS):
+    for _sweep in range(sweeps):
         most = 0.0
-        for n_ in range(0, 3 * m, 3):
+        for n_ in range(0, n_all, 3):
             if diag[n_] <= tiny:
                 continue
             new = max(0.0, lam[n_] + (target[n_] - got[n_]) / diag[n_])
             d = new - lam[n_]
             if d != 0.0:
                 lam[n_] = new
-                got += a[:, n_] * d
+                for q in range(n_all):
+                    got[q] += a[q, n_] * d
                 most = max(most, abs(d) * diag[n_])
-        if most < GROUND_TOL:
+        if most < tol:
             break
-    dx = mob @ (cc.T @ lam)
-    w.blow_stats[2] += 1
-    return dx.reshape(k, 6)[:, 0:3].copy(), dx.reshape(k, 6)[:, 3:6].copy()
 
 
 def rigid_part(bf, bodies: list[int], dv: np.ndarray, dw: np.ndarray
