@@ -51,9 +51,13 @@ def busy():
 # every sub-step: a forearm spinning on the ground drove its contact row past a gain of 2 and it
 # diverged (physics/_kernels_contact.py, "Effective masses"). With the masses taken in the solve
 # the scene holds: no tear (widest gap 2.11 cm, fastest body 27.9 m/s), the bystanders unmoved.
-# What it cannot meet yet, measured: a strict xfail (not yet probed).
-LATE_GAP = ("measured: a gap of 2.11 cm 0.72 s after a blow (29.7 s in; 326 N·s to a figure's "
-            "spine_03); 2 cm held")
+# What it cannot meet yet, measured: a strict xfail. Re-measured with the ground's share of a
+# blow and its friction (physics/_blow.py ground_share; 83 of the 120 blows grounded): the
+# widest gap 5.37 cm, fastest body 30.5 m/s, the bystanders unmoved; that gap is the same
+# (5.37 cm) with main's _blow.py swapped in over the scene's first 12 s (the blow's instant is
+# not where it opens; the 2.11 cm above was measured before later merges).
+LATE_GAP = ("measured: a gap of 5.37 cm 0.22 s after a blow (9.2 s in; 436 N·s to a figure's "
+            "spine_01; was 2.11 cm, 29.7 s in, when first measured); 2 cm held")
 
 
 def test_busy_scene_no_nan(busy):

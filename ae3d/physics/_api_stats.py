@@ -38,6 +38,8 @@ class Stats:
         by its whole jointed group as the joints take them in the instant (``physics/_blow.py``).
     blows_scaled: those of them scaled down so that no body of the group left faster than the
         blow's caps (300 m/s, 60 rad/s): a blow past what a figure can take whole.
+    blows_grounded: those of them the ground took a share of in the instant: a point of the
+        group touching the ground (or a static or kinematic body) that the blow drove into it.
     """
 
     speed_held: int
@@ -49,6 +51,7 @@ class Stats:
     steps: int
     blows_jointed: int
     blows_scaled: int
+    blows_grounded: int
 
     def nets(self) -> int:
         """All the nets' actions together."""
@@ -69,5 +72,6 @@ def stats(e: Any) -> Stats:
     return Stats(speed_held=int(c[L.NET_SPEED]), spin_held=int(c[L.NET_SPIN]),
                  push_held=int(c[L.NET_PUSH]), reset=int(c[L.NET_RESET]),
                  reset_last_step=int(w.last_reset), worst_gap=gap, steps=int(w.steps),
-                 blows_jointed=int(w.blow_stats[0]), blows_scaled=int(w.blow_stats[1]))
+                 blows_jointed=int(w.blow_stats[0]), blows_scaled=int(w.blow_stats[1]),
+                 blows_grounded=int(w.blow_stats[2]))
 

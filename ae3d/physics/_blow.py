@@ -37,6 +37,17 @@ the unscaled blow's. A group held by the world (a joint to the world, a static o
 body) cannot move as one: there all of it is the joints' share, scaled as a whole. Counted in
 ``physics.stats(e)`` (``blows_jointed``, ``blows_scaled``: either part scaled).
 
+The ground's share, in the same instant (``ground_share``): a point of the group that touches
+the ground or another still body (the last step's contact manifolds; the ground planes for a
+body with none, as in an island asleep) and that the blow would drive into it, faster than it
+was already approaching and faster than its separation allows in one step, is stopped there by
+the ground's push, with the ground's friction (Coulomb's disk) against the sliding the blow
+gives the point, all taken through the joints as the blow is: a contact problem on the
+articulated group's mobility, after the caps (so the ground's push is never scaled away).
+Without it the blow knew no contact: a figure lying down was driven into the ground for the
+solver's soft contacts to catch over the next sub-steps. Counted in
+``physics.stats(e).blows_grounded``; measured: the comment above ``GROUND_SWEEPS``.
+
 Measured on the reference ragdoll standing (78 kg), pushed at the chest (``BONE_SPINE_03``) from
 behind: the body that binds is the lower spine (``BONE_SPINE_01``, 60 rad/s from 247 N·s; the
 neck next, 0.86 of it; the upper arms 0.69). Scaled as a whole the figure took 246 N·s from every
@@ -50,11 +61,15 @@ Units: N·s, m, m/s, rad/s.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
 from ae3d import limits as LIM
 
 from . import _layout as L
+from ._kernels_step import FP_DT as _DT
 
 #: m/s: no body of a struck group leaves the blow faster than this: a fraction of the solver's
 #: own cap (``limits.MAX_SPEED``), leaving the sub-steps after it room for gravity and contacts.
@@ -97,6 +112,26 @@ GROUP_SPIN_CAP = 10.0
 #: body 34 m/s; in zero g none, 3.0 cm, 34 m/s), the box man 2 (thighs, 3.3 and 3.5 cm deep).
 #: 6 m/s keeps a 78 kg figure's push whole to 468 N·s.
 GROUP_SPEED_CAP = 6.0
+#: projected Gauss-Seidel sweeps of the ground's share (at most) and the tolerance that ends
+#: them early (m/s: the largest change a sweep made to any point's velocity).
+#: The ground's share measured on bench/tear.py's figures on the ground, 600 and 5,000 N·s, 12
+#: bones x 12 directions (288 trials), before -> after:
+#:   box man LIMP: torn 2 -> 0 (both by the 3 cm depth limit), deepest 3.54 -> 2.64 cm, gaps not
+#:     back under 2 cm within 0.1 s 53 -> 44, widest gap 4.58 -> 6.41 cm (spine_01, 600 N·s);
+#:   reference LIMP: torn 0 -> 0, deepest 2.21 -> 2.15 cm, not back 37 -> 41, widest 4.83 ->
+#:     4.64 cm; box man POWERED: torn 0 -> 0, deepest 0.47 -> 0.23 cm, widest 3.27 cm both.
+#: The deepest trials (with the push alone) were not the blow's instant: 0.43 s after it the
+#: figure lands on a forearm falling at 9.6 m/s that sinks 3.3 cm within the step (the solver's
+#: contacts; 2.5 cm at a contact stiffness of 120 Hz); the friction changed where figures land.
+#: Without the friction (the push alone) the box man LIMP kept 2 torn (3.32 cm) and the sideways
+#: protective fall of tests/test_motion.py met the ground at 3.27 m/s (twin 2.00); with it 0.53
+#: (twin 1.53; main 1.24 / 0.51), tests/test_falls.py sideways slower 27 of 30 (main 4).
+GROUND_SWEEPS = 200
+GROUND_TOL = 1e-6
+#: m: a body of the group with no contact manifold (its island asleep: a figure lying still
+#: keeps none) takes the ground planes' rows at its points nearer a plane than this (the
+#: world's speculative margin at rest)
+PLANE_MARGIN = 0.02
 #: the most bodies a group solved exactly may hold (a ragdoll has 12 to 14); a larger jointed
 #: structure takes the blow on the struck body alone, as before.
 MAX_GROUP = 64
@@ -113,6 +148,10 @@ def _rot(q: np.ndarray) -> np.ndarray:
         [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
         [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
     ])
+
+
+def _qconj(q: np.ndarray) -> np.ndarray:
+    return np.array([-q[0], -q[1], -q[2], q[3]])
 
 
 def _qmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -227,7 +266,216 @@ def blow_response(w, slot: int, impulse: np.ndarray, point: np.ndarray | None
     # the joints' share (the bodies moving against one another, no momentum of its own): scaled
     # so that no body passes the caps with the rigid part added
     inner = min(_room(now_v + rv, iv, SPEED_CAP), _room(now_w + rw, iw, SPIN_CAP))
-    return bodies, rv + inner * iv, rw + inner * iw, min(rigid, inner)
+    dv, dw = rv + inner * iv, rw + inner * iw
+    if n > 1:
+        # the ground's share, in the same instant (see ground_share)
+        c = np.array(rows) if rows else np.zeros((0, 6 * n))
+        gv, gw = ground_share(w, bodies, rots, minv, c, dv, dw)
+        dv, dw = dv + gv, dw + gw
+    return bodies, dv, dw, min(rigid, inner)
+
+
+def contact_rows(w, bodies: list[int], rots: list[np.ndarray]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The group's touching points on still bodies (the ground, a static or kinematic body), from
+    the last step's contact manifolds (a body with none, asleep: its points against the ground
+    planes, ``_low_points``): (rows (m, 3, 6k), now (m,) m/s, floor (m,) m/s, friction
+    (m,)). A point's first row gives its velocity along the contact normal, away from the still
+    body, from the group's (v, ω), the other two across it; ``now`` is that velocity now (less
+    the still body's), ``floor`` the slowest the point may approach: as much of its separation
+    as one step closes (a speculative contact's allowance, 0 for a point in overlap)."""
+    nm = int(w.nm)
+    k = len(bodies)
+    none = (np.zeros((0, 3, 6 * k)), np.zeros(0), np.zeros(0), np.zeros(0))
+    if int(w.steps) == 0:
+        return none
+    index = {b: i for i, b in enumerate(bodies)}
+    mi, mf, bf, bi = w.mi[:nm], w.mf[:nm], w.bf, w.bi
+    dt = float(w.fp[_DT]) if float(w.fp[_DT]) > 0.0 else 1.0 / 60.0
+    rows, now, floor, mu = [], [], [], []
+    for r in np.nonzero(np.isin(mi[:, L.M_A], bodies) | np.isin(mi[:, L.M_B], bodies))[0]:
+        a, b = int(mi[r, L.M_A]), int(mi[r, L.M_B])
+        if a in index and b in index:
+            continue  # within the group: the joints' rows already hold it together
+        g, o = (b, a) if b in index else (a, b)
+        if bi[o, L.B_KIND] == L.KIND_DYNAMIC:
+            continue  # another free body: it gives way (the solver's work)
+        sign = 1.0 if g == b else -1.0  # the normal runs from A to B
+        n = mf[r, L.M_NORMAL:L.M_NORMAL + 3]
+        turn_g = _rot(_qmul(bf[g, L.B_QUAT:L.B_QUAT + 4], _qconj(bf[g, L.B_QUAT0:L.B_QUAT0 + 4])))
+        turn_o = _rot(_qmul(bf[o, L.B_QUAT:L.B_QUAT + 4], _qconj(bf[o, L.B_QUAT0:L.B_QUAT0 + 4])))
+        i = index[g]
+        for p in range(int(mi[r, L.M_N])):
+            at = L.M_P + p * L.P_STRIDE
+            rg0 = mf[r, at + (L.P_RB if g == b else L.P_RA):][:3]
+            ro0 = mf[r, at + (L.P_RA if g == b else L.P_RB):][:3]
+            rg, ro = turn_g @ rg0, turn_o @ ro0
+            # the points' separation now: at collide, plus how far the two points moved since
+            moved = ((bf[g, L.B_POS:L.B_POS + 3] - bf[g, L.B_POS0:L.B_POS0 + 3] + rg - rg0)
+                     - (bf[o, L.B_POS:L.B_POS + 3] - bf[o, L.B_POS0:L.B_POS0 + 3] + ro - ro0))
+            sep = float(mf[r, at + L.P_SEP]) + sign * float(n @ moved)
+            vg = bf[g, L.B_V:L.B_V + 3] + np.cross(bf[g, L.B_W:L.B_W + 3], rg)
+            vo = bf[o, L.B_V:L.B_V + 3] + np.cross(bf[o, L.B_W:L.B_W + 3], ro)
+            rows.append(_point_rows(k, i, sign * n, rg))
+            mu.append(float(mf[r, L.M_FRICTION]))
+            now.append(sign * float(n @ (vg - vo)))
+            floor.append(-max(sep, 0.0) / dt)
+    # bodies with no manifold (an island asleep keeps none): their points against the ground
+    # planes, within PLANE_MARGIN
+    have = {int(x) for x in mi[:, L.M_A]} | {int(x) for x in mi[:, L.M_B]}
+    planes = np.nonzero((bi[: w.n, L.B_SHAPE] == L.SHAPE_PLANE)
+                        & (bi[: w.n, L.B_KIND] != L.KIND_FREE))[0]
+    for g in bodies:
+        if g in have:
+            continue
+        i = index[g]
+        for o in planes:
+            o = int(o)
+            if not (bi[g, L.B_GROUP] & bi[o, L.B_MASK] and bi[o, L.B_GROUP] & bi[g, L.B_MASK]):
+                continue
+            n = _rot(bf[o, L.B_QUAT:L.B_QUAT + 4])[:, 1]
+            for off in _low_points(bf, bi, g, rots[i], n):
+                sep = float((bf[g, L.B_POS:L.B_POS + 3] + off - bf[o, L.B_POS:L.B_POS + 3]) @ n)
+                if sep >= PLANE_MARGIN:
+                    continue
+                rows.append(_point_rows(k, i, n, off))
+                mu.append(float(np.sqrt(bf[g, L.B_FRICTION] * bf[o, L.B_FRICTION])))
+                now.append(float(n @ (bf[g, L.B_V:L.B_V + 3]
+                                      + np.cross(bf[g, L.B_W:L.B_W + 3], off))))
+                floor.append(-max(sep, 0.0) / dt)
+    if not rows:
+        return none
+    return np.array(rows), np.array(now), np.array(floor), np.array(mu)
+
+
+def _point_rows(k: int, i: int, n: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """(3, 6k): the velocity of body i's point at ``r`` (m from its centre) along the normal
+    ``n`` (away from the still body) and along two tangents across it."""
+    t1 = np.cross(n, (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0))
+    t1 /= np.linalg.norm(t1)
+    t2 = np.cross(n, t1)
+    out = np.zeros((3, 6 * k))
+    for row, d in zip(out, (n, t1, t2), strict=True):
+        row[6 * i:6 * i + 3] = d
+        row[6 * i + 3:6 * i + 6] = np.cross(r, d)
+    return out
+
+
+def _low_points(bf, bi, g: int, rot: np.ndarray, n: np.ndarray) -> list[np.ndarray]:
+    """Offsets (m, world, from body g's centre) of its points nearest a plane of normal ``n``:
+    a sphere's, a capsule's two ends', a box's eight corners (other shapes: none)."""
+    shape = int(bi[g, L.B_SHAPE])
+    d = bf[g, L.B_DIMS:L.B_DIMS + 3]
+    if shape == L.SHAPE_SPHERE:
+        return [-d[0] * n]
+    if shape == L.SHAPE_CAPSULE:
+        return [s * d[1] * rot[:, 1] - d[0] * n for s in (-1.0, 1.0)]
+    if shape == L.SHAPE_BOX:
+        return [rot @ (d * np.array([sx, sy, sz])) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)
+                for sz in (-1.0, 1.0)]
+    return []
+
+
+def ground_share(w, bodies: list[int], rots: list[np.ndarray], minv: np.ndarray,
+                 joints: np.ndarray, dv: np.ndarray, dw: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(dv, dw) (k, 3) m/s, rad/s: what the ground (a static or kinematic body the group
+    touches, ``contact_rows``) adds to the blow ``dv``, ``dw`` in its instant, through the
+    joints' rows ``joints`` (m, 6k) and the group's inverse masses ``minv`` (6k, 6k). A point
+    the blow drives into the ground faster than it was approaching, and faster than its
+    separation allows in a step, is stopped at that speed; the ground only pushes (λ >= 0).
+    Where it pushes, its friction holds the point from sliding as the blow would slide it,
+    within Coulomb's disk (mu times the push: the contact's friction, sqrt(μA μB)): without
+    it the ground's push, taken from the solver's next sub-steps into the instant, took with it
+    the friction those sub-steps would have had, and the feet of a figure pushed sideways slid
+    out from under it (tests/test_motion.py's sideways faller: its protected head met the
+    ground at 3.27 m/s, its twin's at 2.00, against 1.24 and 0.51 with no ground share).
+
+    The velocities of least kinetic energy distance from the blow's that the joints and these
+    points allow: a contact LCP on the articulated group's mobility
+    W = M⁻¹ - M⁻¹Cᵀ(C M⁻¹ Cᵀ)⁻¹C M⁻¹, solved by projected Gauss-Seidel (a figure lying down has
+    some 10 to 40 points). Since the joints' rows are equalities, projecting the joints-only
+    answer onto the contacts is the same as solving both at once (Pythagoras in the kinetic-energy
+    metric), so the unscaled blow stays exact (friction's disk is convex, so the same holds)."""
+    k = len(bodies)
+    zero = (np.zeros((k, 3)), np.zeros((k, 3)))
+    rows, now, floor, mu = contact_rows(w, bodies, rots)
+    if len(rows) == 0:
+        return zero
+    dx = np.concatenate([dv, dw], axis=1).reshape(-1)
+    # how much faster (m/s) each point must leave than the blow sends it
+    need = np.minimum(now, floor) - (now + rows[:, 0] @ dx)
+    if not np.any(need > 0.0):
+        return zero
+    m = len(rows)
+    cc = rows.reshape(3 * m, 6 * k)  # per point: its normal row, then its two tangents
+    # the tangents: the blow's sliding at the point undone, as far as friction allows
+    target = -(cc @ dx)
+    target[0::3] = need
+    mob = minv
+    if len(joints):
+        kj = joints @ minv @ joints.T
+        kj += np.eye(len(kj)) * (1e-12 * max(1.0, float(np.max(np.abs(np.diag(kj))))))
+        mob = minv - minv @ joints.T @ np.linalg.solve(kj, joints @ minv)
+    a = cc @ mob @ cc.T
+    diag = np.diag(a).copy()
+    tiny = 1e-12 * max(1.0, float(diag.max()))
+    lam = np.zeros(3 * m)
+    got = np.zeros(3 * m)  # a @ lam, kept as lam changes
+    _ground_sweeps(a, diag, target, np.asarray(mu, dtype=np.float64), tiny, GROUND_SWEEPS,
+                   GROUND_TOL, lam, got)
+    dx = mob @ (cc.T @ lam)
+    w.blow_stats[2] += 1
+    return dx.reshape(k, 6)[:, 0:3].copy(), dx.reshape(k, 6)[:, 3:6].copy()
+
+
+@njit(cache=True, _nrt=False)
+def _ground_sweeps(a, diag, target, mu, tiny, sweeps, tol, lam, got):
+    """The ground's share's projected Gauss-Seidel (``ground_share``), in place on ``lam`` (3m,
+    N·s: each point's push, then its two frictions) and ``got`` (= a @ lam, m/s). Compiled: a
+    figure lying down has 10 to 40 points and the sweeps in Python took 40 to 80 ms a blow."""
+    m = len(lam) // 3
+    n_all = len(lam)
+    for _sweep in range(sweeps):
+        most = 0.0
+        for p in range(m):
+            n_ = 3 * p
+            o0, o1, o2 = lam[n_], lam[n_ + 1], lam[n_ + 2]
+            if diag[n_] > tiny:
+                lam[n_] = max(0.0, lam[n_] + (target[n_] - got[n_]) / diag[n_])
+            for t in (n_ + 1, n_ + 2):
+                if diag[t] > tiny:
+                    lam[t] += (target[t] - got[t]) / diag[t]
+            # Coulomb: the friction impulse within the disk of mu times the push
+            cap = mu[p] * lam[n_]
+            fr = math.hypot(lam[n_ + 1], lam[n_ + 2])
+            if fr > cap:
+                lam[n_ + 1] *= cap / fr
+                lam[n_ + 2] *= cap / fr
+            d0, d1, d2 = lam[n_] - o0, lam[n_ + 1] - o1, lam[n_ + 2] - o2
+            if d0 != 0.0 or d1 != 0.0 or d2 != 0.0:
+                for q in range(n_all):
+                    got[q] += a[q, n_] * d0 + a[q, n_ + 1] * d1 + a[q, n_ + 2] * d2
+                most = max(most, abs(d0) * diag[n_], abs(d1) * diag[n_ + 1],
+                           abs(d2) * diag[n_ + 2])
+        if most < tol:
+            break
+    # friction couples the rows and slows the sweeps: the pushes finish alone, the friction as
+    # it stands (a point still driven in at 0.36 m/s by 2,000 N·s down on a lying figure's chest)
+    for _sweep in range(sweeps):
+        most = 0.0
+        for n_ in range(0, n_all, 3):
+            if diag[n_] <= tiny:
+                continue
+            new = max(0.0, lam[n_] + (target[n_] - got[n_]) / diag[n_])
+            d = new - lam[n_]
+            if d != 0.0:
+                lam[n_] = new
+                for q in range(n_all):
+                    got[q] += a[q, n_] * d
+                most = max(most, abs(d) * diag[n_])
+        if most < tol:
+            break
 
 
 def rigid_part(bf, bodies: list[int], dv: np.ndarray, dw: np.ndarray

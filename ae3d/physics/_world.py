@@ -146,7 +146,7 @@ class World:
         self.gravity = np.array([0.0, -9.81, 0.0])
         self.substeps = 4
         self.powered = 0
-        self.blow_stats = np.zeros(2, dtype=np.int64)  # blows through joints; those scaled
+        self.blow_stats = np.zeros(3, dtype=np.int64)  # blows through joints; scaled; grounded
         self.sleep = True
         # solver settings (Box2D's defaults; see _kernels_contact)
         # Box2D's 30 Hz lets a stack sink: under load a soft contact settles at g/ω² per unit
