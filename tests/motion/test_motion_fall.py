@@ -40,19 +40,7 @@ def _rot(q, v):
 def tilted():
     """A POWERED box man turned ``0.5`` rad about +X as a whole (its up toward -Z: falling
     backwards, it faces +Z), taken as falling."""
-    e = engine.Engine()
-    physics.ground(e)
-    r = physics.ragdoll(e, "t", (0.0, 0.0, 0.0), 8.0, 8.0, 1.0)
-    b = motion.active_ragdoll(r)
-    motion.set_mode(b, motion.POWERED)
-    w = e.physics
-    tilt = _qaxis((1.0, 0.0, 0.0), -0.5)
-    for s in r.bodies:
-        w.bf[s, L.B_POS:L.B_POS + 3] = _rot(tilt, w.bf[s, L.B_POS:L.B_POS + 3])
-        w.bf[s, L.B_QUAT:L.B_QUAT + 4] = _qmul(tilt, w.bf[s, L.B_QUAT:L.B_QUAT + 4])
-    sv = e.services["motion"]
-    sv.fi[b.slot, ML.F_FALLING] = 1
-    sv.ff[b.slot, ML.F_LEAN] = 0.5
+    e, r, b, sv = _tilted_by((1.0, 0.0, 0.0), -0.5)
     yield e, r, b, sv
     e.close()
 
