@@ -25,7 +25,8 @@ a foot swings to put itself under the point:
 - strides are ``stride`` ahead (along the way the pelvis faces), ``stride_aside`` and
   ``stride_back`` the other ways (an ellipse's between): a push past ``fall_strides`` is a fall;
   ahead it throws one step first (a lunge, ``lunge_strides``; a figure that protects itself),
-  aside or back none. Steps are counted (``steps_taken``) as they start.
+  aside or back none. Catch steps are counted (``steps_taken``) as they start; the closing
+  step that brings the feet together is not.
 
 A step that lands with the capture point still off the feet and the figure still moving over the
 ground at ``min_speed`` or more starts a stagger (``staggering``): a run of steps, each
@@ -670,7 +671,8 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
             ff[f, F_STEP_SPOT + 2] = ank[o, 2] + (hip[k, 2] - hip[o, 2])
             ff[f, F_STEP_DUR] = prm[S_STEP_TIME]
             ff[f, F_STEP_T] = 0.0
-            fi[f, F_STEPS] += 1
+            # not counted: the spec's steps are the catch steps (its 330 N·s row "staggers 4
+            # steps ... stands, and brings its feet together at 1.32 s", the last apart)
             phase = STEP_CLOSE
     fi[f, F_STEP_PHASE] = phase
     # ---- the aims of the phase
@@ -793,7 +795,8 @@ def stepping(body: Motion) -> bool:
 
 
 def steps_taken(body: Motion) -> int:
-    """How many steps the figure has taken (catch steps, a stagger's, feet brought together)."""
+    """How many catch steps the figure has taken (the first and a stagger's; bringing the feet
+    together as it stands is not one, as in the spec's stagger table)."""
     m = check(body)
     return int(service(m.engine).fi[m.slot, F_STEPS])
 
