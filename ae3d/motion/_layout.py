@@ -353,4 +353,6 @@ S_STRIDE_ASIDE = 87    # m: a stride aside (S_STRIDE: ahead)
 S_STRIDE_BACK = 88     # m: a stride back
 S_LUNGE_STRIDES = 89   # strides: a push past this takes no step at all (past S_FALL_STRIDES, one)
 S_RUN_STEPS = 90       # steps per stride of a push's capture distance its run may take
-PRM_COUNT = 91
+S_CLOSE_AFTER = 91     # s: standing on its feet apart at least this before they are brought together
+S_TRIGGER_BACK = 92    # m: the trigger (S_STEP_OFF) for a capture point mostly behind the feet
+PRM_COUNT = 93
