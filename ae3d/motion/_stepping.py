@@ -193,7 +193,7 @@ class SteppingSettings:
     Chosen from the capture distances of blows at the chest from behind (issue 14, the whole
     blow): 1.01 / 1.07 / 1.19 / 1.25 / 1.31 / 1.43 / 1.55 / 1.59 m at 255 / 270 / 300 / 315 /
     330 / 360 / 390 / 400 N·s. Two strides of 0.745 (1.49 m) lie between the 360 N·s push the
-    spec has stand and the 390 it has fall: 255 to 360 stand (6 to 8 steps), 390 and 400
+    spec has stand and the 390 it has fall: 255 to 360 stand (3 to 4 catch steps), 390 and 400
     throw one step and fall 0.4 to 0.5 s after the blow. At 0.485 ahead (two strides 0.97 m)
     every push from behind from 255 up fell without a step; at 0.735 for every way,
     test_get_up's 300 N·s figures were caught by steps and fell late, and the pool's zombies
