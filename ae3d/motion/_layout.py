@@ -358,4 +358,6 @@ S_STRIDE_ASIDE = 88    # m: a stride aside (S_STRIDE: ahead)
 S_STRIDE_BACK = 89     # m: a stride back
 S_LUNGE_STRIDES = 90   # strides: a push past this takes no step at all (past S_FALL_STRIDES, one)
 S_RUN_STEPS = 91       # steps per stride of a push's capture distance its run may take
-PRM_COUNT = 92
+S_CLOSE_AFTER = 92     # s: on its feet apart at least this before they are brought together
+S_TRIGGER_BACK = 93    # m: the trigger (S_STEP_OFF) for a capture point mostly behind the feet
+PRM_COUNT = 94

@@ -25,7 +25,8 @@ a foot swings to put itself under the point:
 - strides are ``stride`` ahead (along the way the pelvis faces), ``stride_aside`` and
   ``stride_back`` the other ways (an ellipse's between): a push past ``fall_strides`` is a fall;
   ahead it throws one step first (a lunge, ``lunge_strides``; a figure that protects itself),
-  aside or back none. Steps are counted (``steps_taken``) as they start.
+  aside or back none. Catch steps are counted (``steps_taken``) as they start; the closing
+  step that brings the feet together is not.
 
 A step that lands with the capture point still off the feet and the figure still moving over the
 ground at ``min_speed`` or more starts a stagger (``staggering``): a run of steps, each
@@ -103,6 +104,7 @@ from ._layout import (
     S_AHEAD_COS,
     S_BEND_MAX,
     S_BEND_RATE,
+    S_CLOSE_AFTER,
     S_FALL_STRIDES,
     S_HOLD_TIME,
     S_KNEE_AHEAD,
@@ -126,6 +128,7 @@ from ._layout import (
     S_STRIDE_ASIDE,
     S_STRIDE_BACK,
     S_THIGH_BASE,
+    S_TRIGGER_BACK,
     S_WAIT_STRIDES,
     STEP_AHEAD,
     STEP_ASIDE,
@@ -190,7 +193,7 @@ class SteppingSettings:
     Chosen from the capture distances of blows at the chest from behind (issue 14, the whole
     blow): 1.01 / 1.07 / 1.19 / 1.25 / 1.31 / 1.43 / 1.55 / 1.59 m at 255 / 270 / 300 / 315 /
     330 / 360 / 390 / 400 N·s. Two strides of 0.745 (1.49 m) lie between the 360 N·s push the
-    spec has stand and the 390 it has fall: 255 to 360 stand (6 to 8 steps), 390 and 400
+    spec has stand and the 390 it has fall: 255 to 360 stand (3 to 4 catch steps), 390 and 400
     throw one step and fall 0.4 to 0.5 s after the blow. At 0.485 ahead (two strides 0.97 m)
     every push from behind from 255 up fell without a step; at 0.735 for every way,
     test_get_up's 300 N·s figures were caught by steps and fell late, and the pool's zombies
@@ -249,6 +252,20 @@ class SteppingSettings:
     staggered till 2.62 s, and with it its run is over at 0.88 s. At 0.12 a 180 N·s push from
     behind was still staggering 3 s on (8 steps); at 0.2 it stands after 7; 0.05 staggered on
     every way."""
+    close_after: float = 0.0
+    """s: a figure stood on its feet apart (the run over, the point within them) waits at least
+    this before the foot behind is brought in (the spec's 330 N·s row: the last step at 0.88 s,
+    the feet together at 1.32 s). Measured with ``trigger_back`` at 0.24, 0.3 to 0.6 s took as
+    many later steps or more (330 N·s from behind 7 against 5), so none."""
+    trigger_back: float = 0.65
+    """m: ``trigger`` for a capture point mostly behind the feet (more behind the point between
+    them than to one side). With the whole blow the balance the pelvis keeps brings back a point
+    this far behind: 150 N·s from in front stands without stepping with its point first seen
+    0.59 m off the pelvis, and at 0.24 it stepped back 3 times (the spec: no step). The steps
+    back that ended staggers from behind after the run went too (measured on the reference
+    ragdoll, from behind: 255 / 270 / 315 / 330 / 360 N·s stand in 3 / 4 / 4 / 3 / 4 steps, 5 /
+    5 / 6 / 5 / 6 at 0.24; at 0.5 and 0.55 the 330 run stepped back 4 times more, at 0.6 it was
+    still staggering 3 s on)."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_STEP_OFF] = self.trigger
@@ -278,6 +295,8 @@ class SteppingSettings:
         row[S_STRIDE_BACK] = self.stride_back
         row[S_LUNGE_STRIDES] = self.lunge_strides
         row[S_RUN_STEPS] = self.run_steps
+        row[S_CLOSE_AFTER] = self.close_after
+        row[S_TRIGGER_BACK] = self.trigger_back
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -561,7 +580,11 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
     far = _strides(px, pz, mx, mz, fx, fz, prm)
     t = ff[f, F_STEP_T] + dt
     ff[f, F_STEP_T] = t
-    want_step = off > prm[S_STEP_OFF] and speed >= prm[S_STEP_SPEED]
+    trig = prm[S_STEP_OFF]
+    along = (px - mx) * fx + (pz - mz) * fz
+    if along < 0.0 and -along > abs((pz - mz) * fx - (px - mx) * fz):
+        trig = prm[S_TRIGGER_BACK]
+    want_step = off > trig and speed >= prm[S_STEP_SPEED]
     if phase == STEP_GIVEN_UP:
         # a push past two strides is a fall (the protective fall has it): no step until the
         # point is back within the feet
@@ -657,7 +680,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
                 return _give_up(f, nb, ff, fi, pbi, ji)
             fi[f, F_STEP_LEFT] -= 1
             phase = _begin(f, ff, fi, prm, px, pz, mx, mz, fx, fz, ank, prm[S_RUN_TIME])
-        elif speed < prm[S_STEP_SPEED] or t >= prm[S_HOLD_TIME]:
+        elif t >= prm[S_CLOSE_AFTER] and (speed < prm[S_STEP_SPEED] or t >= prm[S_HOLD_TIME]):
             # it stands: the foot further from the centre of mass comes in beside the other
             d0 = (ank[0, 0] - cx) ** 2 + (ank[0, 2] - cz) ** 2
             d1 = (ank[1, 0] - cx) ** 2 + (ank[1, 2] - cz) ** 2
@@ -670,7 +693,8 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
             ff[f, F_STEP_SPOT + 2] = ank[o, 2] + (hip[k, 2] - hip[o, 2])
             ff[f, F_STEP_DUR] = prm[S_STEP_TIME]
             ff[f, F_STEP_T] = 0.0
-            fi[f, F_STEPS] += 1
+            # not counted: the spec's steps are the catch steps (its 330 N·s row "staggers 4
+            # steps ... stands, and brings its feet together at 1.32 s", the last apart)
             phase = STEP_CLOSE
     fi[f, F_STEP_PHASE] = phase
     # ---- the aims of the phase
@@ -793,7 +817,8 @@ def stepping(body: Motion) -> bool:
 
 
 def steps_taken(body: Motion) -> int:
-    """How many steps the figure has taken (catch steps, a stagger's, feet brought together)."""
+    """How many catch steps the figure has taken (the first and a stagger's; bringing the feet
+    together as it stands is not one, as in the spec's stagger table)."""
     m = check(body)
     return int(service(m.engine).fi[m.slot, F_STEPS])
 

@@ -110,7 +110,7 @@ def _provoking_in_order(verts: np.ndarray, idx: np.ndarray,
         if pick < 0:
             free = [k for k in range(3) if not taken[a[k]]]
             if free:
-                def shared(k: int) -> int:
+                def shared(k: int, a=a, t=t, f=f) -> int:
                     return sum(1 for u in adj[int(a[k])]
                                if rank[u] > rank[t] and fn[u] @ f > 1.0 - 1e-6)
                 pick = max(free, key=shared)

@@ -8,20 +8,20 @@ rasterizer (Mesa's llvmpipe) runs both sides of a uniform branch's cost in every
 3x3 for every caster, specular and rim light, the anti-aliased procedural ground grid, the
 horde's bank blended between frames).
 
-``low``: what a software GL can draw at the horde's scale: no MSAA; a real shadow map (1024,
-one filtered tap, read only by the ground about them) for the shapes and the ``near_casters``
+``low``: what a software GL can draw at the horde's scale: no MSAA; a real shadow map (1024, one
+filtered tap, read only by the ground about them) for the shapes and the ``near_casters``
 figures nearest the camera's target within ``near_shadow`` m of it, a soft dark disc ("blob")
-under every other figure and horde instance within 45 m of the eye (fading out from 30 m),
-and only those casters read the map; diffuse light and fog worked out at the vertices on
-figures (a flat rigid mesh's light at each triangle's provoking vertex: ``flat_vertex``); only
-the depth cleared (the sky and what stands before it cover every pixel); a cheap ground (the same procedural grid
-under flat light, its light, fog and sRGB worked out at a 32x32 grid's corners); sRGB from a
-square root instead of pow; the sky drawn last, only over the screen cells the ground leaves
-bare; the horde's nearest bank frame; levels of detail by distance for figures and horde
-alike, and beyond 25 m a horde instance is an impostor (a quad showing a picture of its figure
-baked from the pose bank, lit per pixel from the picture's normals). FXAA was measured and
-not taken: one full-screen pass costs as much CPU on llvmpipe as the 300-figure frame it would
-smooth.
+under every other figure and horde instance within 45 m of the eye (fading out from 30 m), and
+only those casters read the map; diffuse light and fog worked out at the vertices on figures (a
+flat rigid mesh's light at each triangle's provoking vertex: ``flat_vertex``); only the depth
+cleared (the sky and what stands before it cover every pixel); a cheap ground (the same
+procedural grid under flat light, its light, fog and sRGB worked out at a 32x32 grid's corners);
+sRGB from a square root instead of pow; the sky drawn last, only over the screen cells the
+ground leaves bare; the horde's nearest bank frame; levels of detail by distance for figures and
+horde alike, and beyond 25 m a horde instance is an impostor (a quad showing a picture of its
+figure baked from the pose bank, lit per pixel from the picture's normals). FXAA was measured
+and not taken: one full-screen pass costs as much CPU on llvmpipe as the 300-figure frame it
+would smooth.
 
 ``auto`` (the default everywhere) picks ``low`` on a software GL (``GL_RENDERER`` names
 llvmpipe, softpipe or SwiftShader) and ``high`` elsewhere.

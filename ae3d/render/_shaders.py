@@ -4,7 +4,8 @@
 Quality is chosen at compile time (``program_source`` prepends ``#define``s; see _quality):
 SHADOW_PCF3 / SHADOW_TAP1 (neither: no shadow map), LIGHT_DIFFUSE, FOG_VERTEX, GROUND_CHEAP,
 FAST_SRGB, SKY_GRID; per draw
-RIGID_SKIN (every vertex's weights 1, 0, 0, 0: one bone fetched), HORDE (instances posed from a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
+RIGID_SKIN (every vertex's weights 1, 0, 0, 0: one bone fetched), HORDE (instances posed from
+a bank), BANK_NEAREST (the bank's nearest frame) and FLAT_NORMALS
 (a welded flat-shaded mesh: face normals from screen derivatives of the world position), or
 for a rigid one in low FLAT_VERTEX (the face normal from each triangle's provoking vertex) and
 FLAT_LIT (its diffuse light there too, where no shadow map is read).
@@ -159,7 +160,8 @@ out vec3 v_wp; out vec3 v_n; out vec4 v_color; flat out uint v_id;
 flat out vec3 v_face;
 #ifdef FLAT_LIT
 // ... and where no shadow map is read, its diffuse light too (shade()'s LIGHT_DIFFUSE, unshadowed)
-uniform vec3 u_sun_dir; uniform vec3 u_sun_color; uniform vec3 u_sky_color; uniform vec3 u_bounce_color;
+uniform vec3 u_sun_dir; uniform vec3 u_sun_color;
+uniform vec3 u_sky_color; uniform vec3 u_bounce_color;
 flat out vec3 v_lit;
 #endif
 #endif
