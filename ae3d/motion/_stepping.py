@@ -61,7 +61,6 @@ from ae3d.physics._layout import (
     B_V,
     DRIVE_AIM,
     DRIVE_POSE,
-    J_AIM,
     J_BODY_A,
     J_BODY_B,
     J_DRIVE,
@@ -77,6 +76,7 @@ from ae3d.physics._layout import (
     JOINT_HINGE,
 )
 
+from ._fall import _aim, _knee  # the fall's: a bone aimed; a knee bent toward its bend
 from ._kin import body_quat, qmul, qnorm, qrot
 from ._layout import (
     F_ANIM_POS,
@@ -370,16 +370,6 @@ def _strides(px, pz, mx, mz, fx, fz, prm):
 
 
 @njit(cache=True, _nrt=False)
-def _aim(jf, ji, j, x, y, z, w):
-    x, y, z, w = qnorm(x, y, z, w)
-    jf[j, J_AIM] = x
-    jf[j, J_AIM + 1] = y
-    jf[j, J_AIM + 2] = z
-    jf[j, J_AIM + 3] = w
-    ji[j, J_DRIVE] = DRIVE_AIM
-
-
-@njit(cache=True, _nrt=False)
 def _let_go(ji, j):
     if ji[j, J_DRIVE] == DRIVE_AIM:
         ji[j, J_DRIVE] = DRIVE_POSE
@@ -439,23 +429,6 @@ def _aim_leg(bf, jf, ji, j, px, py, pz, ax, ay, az, aw):
 def _hip(bf, jf, ji, j):
     """The world point of the hip (thigh joint j), taken on the thigh."""
     return _joint_point(bf, jf, j, ji[j, J_BODY_B])
-
-
-@njit(cache=True, _nrt=False)
-def _bend_knee(bf, jf, ji, j, bend):
-    """Aim a knee (hinge j) ``bend`` rad toward its bend from its target, its thigh where it is
-    now (as the fall's knees give)."""
-    a = ji[j, J_BODY_A]
-    px, py, pz, pw = body_quat(bf, a)
-    g = bend if jf[j, J_TWIST_HI] >= -jf[j, J_TWIST_LO] else -bend
-    fx, fy, fz, fw = jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]
-    s = math.sin(0.5 * g)
-    rx, ry, rz, rw = qmul(fx, fy, fz, fw, s, 0.0, 0.0, math.cos(0.5 * g))
-    rx, ry, rz, rw = qmul(rx, ry, rz, rw, -fx, -fy, -fz, fw)
-    tx, ty, tz, tw = qmul(jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2],
-                          jf[j, J_TARGET + 3], rx, ry, rz, rw)
-    x, y, z, w = qmul(px, py, pz, pw, tx, ty, tz, tw)
-    _aim(jf, ji, j, x, y, z, w)
 
 
 @njit(cache=True, _nrt=False)
@@ -718,7 +691,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
             _aim_leg(bf, jf, ji, jt, ff[f, F_STEP_SPOT], ff[f, F_STEP_SPOT + 1],
                      ff[f, F_STEP_SPOT + 2], ax, ay, az, aw)
             if t < prm[S_STEP_LIFT] * dur / prm[S_STEP_TIME]:
-                _bend_knee(bf, jf, ji, jk, prm[S_KNEE_AHEAD] if kind == STEP_AHEAD
+                _knee(bf, jf, ji, jk, prm[S_KNEE_AHEAD] if kind == STEP_AHEAD
                            else prm[S_KNEE_ASIDE])
             else:
                 _let_go(ji, jk)
