@@ -161,7 +161,10 @@ def backward():
         ks = [i for i, kk in enumerate(keys) if kk[0] == v]
         print(f"| {v:.1f} | " + " | ".join(
             ("stands" if o.stands[i] else "falls") + f" {o.steps[i]}" for i in ks) + " |")
-    ahead = np.nanmean([o.chest_ahead[i] for i, kk in enumerate(keys) if kk[0] == 1.0])
+    # nan when no shove at 1.0 m/s steps back (no chest to measure: the xfail below)
+    measured = [o.chest_ahead[i] for i, kk in enumerate(keys)
+                if kk[0] == 1.0 and np.isfinite(o.chest_ahead[i])]
+    ahead = float(np.mean(measured)) if measured else float("nan")
     print(f"stands {int(o.stands.sum())} of {len(keys)}; 1.0-1.4: "
           f"{int(sum(o.stands[i] for i, kk in enumerate(keys) if kk[0] <= 1.4))} of 21; chest "
           f"ahead of the pelvis stepping back from 1.0 m/s: {100 * ahead:.1f} cm")
