@@ -64,6 +64,20 @@ def qexp(rx, ry, rz):
     return rx * s, ry * s, rz * s, math.cos(0.5 * a)
 
 
+@njit(cache=True, inline="always")
+def turn_into(rx, ry, rz, q, b, out, o):
+    """out[o] = row b of quaternions q turned by the rotation vector (rx, ry, rz) rad (on the
+    left: in q's frame's parent), unit, its w kept non-negative (one sign for every pose drawn)."""
+    ex, ey, ez, ew = qexp(rx, ry, rz)
+    qx, qy, qz, qw = qnorm(*qmul(ex, ey, ez, ew, q[b, 0], q[b, 1], q[b, 2], q[b, 3]))
+    if qw < 0.0:
+        qx, qy, qz, qw = -qx, -qy, -qz, -qw
+    out[o, 0] = qx
+    out[o, 1] = qy
+    out[o, 2] = qz
+    out[o, 3] = qw
+
+
 # ---------------------------------------------------------------------- the bodies' poses
 @njit(cache=True, inline="always")
 def place_child(jf, j, a, b, lx, ly, lz, lw, out_p, out_q):

@@ -61,7 +61,7 @@ from ae3d import _validate as V
 from ae3d import human, physics
 from ae3d.physics._layout import B_MASS, B_POS, B_QUAT, J_L_MOTOR, J_MOTOR_MAX
 
-from ._kin import body_pose_local, qdelta_rotvec, qexp, qmul, qnorm
+from ._kin import body_pose_local, qdelta_rotvec, qmul, qnorm, turn_into
 from ._layout import (
     ANIMATED,
     F_MODE,
@@ -357,16 +357,8 @@ def parts_drawn(f, dt, nb, pbf, pbi, prm, parent, bf, ji, drawn_q, bq, bt):
             pbf[f, b, PB_PART_T] = t
             x = 1.0 - t / tb if tb > 0.0 else 1.0
             k = 1.0 - x * x * (3.0 - 2.0 * x)     # what is left of the offset, eased
-            ex, ey, ez, ew = qexp(pbf[f, b, PB_PART_OFF] * k, pbf[f, b, PB_PART_OFF + 1] * k,
-                                  pbf[f, b, PB_PART_OFF + 2] * k)
-            qx, qy, qz, qw = qnorm(*qmul(ex, ey, ez, ew, drawn_q[b, 0], drawn_q[b, 1],
-                                         drawn_q[b, 2], drawn_q[b, 3]))
-            if qw < 0.0:
-                qx, qy, qz, qw = -qx, -qy, -qz, -qw
-            drawn_q[b, 0] = qx
-            drawn_q[b, 1] = qy
-            drawn_q[b, 2] = qz
-            drawn_q[b, 3] = qw
+            turn_into(pbf[f, b, PB_PART_OFF] * k, pbf[f, b, PB_PART_OFF + 1] * k,
+                      pbf[f, b, PB_PART_OFF + 2] * k, drawn_q, b, drawn_q, b)
             drawn = True
     return drawn
 

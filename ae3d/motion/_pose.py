@@ -49,10 +49,8 @@ from ._kin import (
     body_pose_local,
     local_to_world,
     qdelta_rotvec,
-    qexp,
-    qmul,
-    qnorm,
     relative_from_world,
+    turn_into,
 )
 from ._layout import (
     ANIMATED,
@@ -241,15 +239,7 @@ def fade_offset(body_q, body_t, drawn_q, drawn_t, off_a, off_d, remaining):
             rx *= k
             ry *= k
             rz *= k
-        ex, ey, ez, ew = qexp(rx, ry, rz)
-        qx, qy, qz, qw = qnorm(*qmul(ex, ey, ez, ew, body_q[b, 0], body_q[b, 1], body_q[b, 2],
-                                     body_q[b, 3]))
-        if qw < 0.0:
-            qx, qy, qz, qw = -qx, -qy, -qz, -qw
-        drawn_q[b, 0] = qx
-        drawn_q[b, 1] = qy
-        drawn_q[b, 2] = qz
-        drawn_q[b, 3] = qw
+        turn_into(rx, ry, rz, body_q, b, drawn_q, b)
         dx = drawn_t[b, 0] - body_t[b, 0]
         dy = drawn_t[b, 1] - body_t[b, 1]
         dz = drawn_t[b, 2] - body_t[b, 2]
@@ -269,15 +259,7 @@ def blend_pose(from_q, from_t, to_q, to_t, s, out_q, out_t):
     for b in range(from_q.shape[0]):
         rx, ry, rz = qdelta_rotvec(from_q[b, 0], from_q[b, 1], from_q[b, 2], from_q[b, 3],
                                    to_q[b, 0], to_q[b, 1], to_q[b, 2], to_q[b, 3])
-        ex, ey, ez, ew = qexp(rx * s, ry * s, rz * s)
-        qx, qy, qz, qw = qnorm(*qmul(ex, ey, ez, ew, from_q[b, 0], from_q[b, 1], from_q[b, 2],
-                                     from_q[b, 3]))
-        if qw < 0.0:
-            qx, qy, qz, qw = -qx, -qy, -qz, -qw
-        out_q[b, 0] = qx
-        out_q[b, 1] = qy
-        out_q[b, 2] = qz
-        out_q[b, 3] = qw
+        turn_into(rx * s, ry * s, rz * s, from_q, b, out_q, b)
         for c in range(3):
             out_t[b, c] = from_t[b, c] + (to_t[b, c] - from_t[b, c]) * s
 
