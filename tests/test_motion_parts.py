@@ -513,16 +513,10 @@ def limp_sweep(request):
         e.frame(DT)
         modes |= {motion.mode(b) for *_, b in figs}
     e.run(seconds=1.0)
-    prev = [motion.drawn_pose(b)[1] for *_, b in figs]
+    bodies = [b for *_, b in figs]
     for part, _s, _w, b in figs:
         motion.set_part_mode(b, part, motion.ANIMATED)
-    steps = [0.0] * len(figs)
-    for _ in range(60):
-        e.frame(DT)
-        for i, (part, _s, _w, b) in enumerate(figs):
-            q = motion.drawn_pose(b)[1]
-            steps[i] = max(steps[i], max(_qang(q[k], prev[i][k]) for k in PARTS[part]))
-            prev[i] = q
+    steps = M.largest_drawn_steps(e, bodies, [PARTS[part] for part, *_ in figs])
     for i, (_part, _s, _w, b) in enumerate(figs):
         ap, aq = _clip_world(b)
         dp, dq = motion.drawn_pose(b)

@@ -224,16 +224,10 @@ def sweep(request):
     e.run(seconds=1.1)
     for i, (part, _s, _w, b) in enumerate(figs):
         rows[i]["later"] = _local_off(b, _hanging(b, part))
-    prev = [motion.drawn_pose(b)[1] for *_, b in figs]
+    bodies = [b for *_, b in figs]
     for part, _s, _w, b in figs:
         motion.set_part_mode(b, part, motion.ANIMATED)
-    steps = [0.0] * len(figs)
-    for _ in range(60):
-        e.frame(DT)
-        for i, (part, _s, _w, b) in enumerate(figs):
-            q = motion.drawn_pose(b)[1]
-            steps[i] = max(steps[i], max(_qang(q[k], prev[i][k]) for k in _hanging(b, part)))
-            prev[i] = q
+    steps = M.largest_drawn_steps(e, bodies, [_hanging(b, part) for part, _s, _w, b in figs])
     for i, (part, _s, _w, b) in enumerate(figs):
         rows[i]["step"] = steps[i]
         rows[i]["back"] = _local_off(b, range(1, b.ragdoll.bones))

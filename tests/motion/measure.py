@@ -102,3 +102,19 @@ def world_digest(e) -> str:
     runs of one script give the same digest, or they are not deterministic."""
     w = e.physics
     return hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()
+
+
+def largest_drawn_steps(e, bodies, bones, frames: int = 60) -> list[float]:
+    """Each body's largest turn (rad) of any of ``bones[i]`` between two drawn frames, over
+    ``frames`` frames of ``e`` (a pop shows as one large step)."""
+    from ae3d import motion
+
+    prev = [motion.drawn_pose(b)[1] for b in bodies]
+    steps = [0.0] * len(bodies)
+    for _ in range(frames):
+        e.frame(e.fixed_dt)
+        for i, b in enumerate(bodies):
+            q = motion.drawn_pose(b)[1]
+            steps[i] = max(steps[i], max(qangle(q[k], prev[i][k]) for k in bones[i]))
+            prev[i] = q
+    return steps
