@@ -473,11 +473,12 @@ def _placed(m: Motion, leans: dict, yaw: float, at: np.ndarray, point: Any,
 
 
 def _toward(r: Any, P: np.ndarray, Q: np.ndarray, up: bool) -> float:
-    """rad: the yaw a figure lying in bodies P, Q rises facing: where its feet lay (face up) or
-    its head (face down), from its pelvis, over the ground."""
+    """rad: the yaw a figure lying in bodies P, Q rises facing: where its feet lay (face up; its
+    knees where they lie farther out, a figure slumped on its folded legs) or its head (face
+    down), from its pelvis, over the ground."""
     pelvis = P[0]
     if up:
-        toward = K.sole_point(r, P, Q) - pelvis      # facing where its feet lay
+        toward = K.legs_point(r, P, Q) - pelvis      # facing where its feet (or knees) lay
     else:
         toward = P[human.BONE_NECK] - pelvis         # facing where its head lay
     toward[1] = 0.0

@@ -218,6 +218,19 @@ def sole_point(r: Any, p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return 0.5 * (pts[0] + pts[1])
 
 
+def legs_point(r: Any, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """(3,) m: where a figure's legs lie, seen from its pelvis: between its feet (``sole_point``),
+    or between its knees where those lie farther out over the ground. A figure lying out has its
+    feet farthest; one slumped back on its folded legs (sitting on its heels against a wall) has
+    its feet under or behind its pelvis and its knees out in front, the way it sits up facing
+    (rising toward its feet there would turn it half round, over its own shins)."""
+    feet = sole_point(r, p, q)
+    knees = knee_point(r, p, q)
+    d_feet = float(np.hypot(feet[0] - p[0, 0], feet[2] - p[0, 2]))
+    d_knees = float(np.hypot(knees[0] - p[0, 0], knees[2] - p[0, 2]))
+    return knees if d_knees > d_feet else feet
+
+
 def knee_point(r: Any, p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """(3,) m: between the knees (each calf's joint point in the world)."""
     jf = r.engine.physics.jf
