@@ -8,8 +8,9 @@ rasterizer (Mesa's llvmpipe) runs both sides of a uniform branch's cost in every
 3x3 for every caster, specular and rim light, the anti-aliased procedural ground grid, the
 horde's bank blended between frames).
 
-``low``: what a software GL can draw at the horde's scale: no MSAA; a real shadow map (1024, one
-filtered tap, read only by the ground about them) for the shapes and the ``near_casters``
+``low``: what a software GL can draw at the horde's scale: no MSAA; a real shadow map (512 over
+its 14 m square, one filtered tap, read only by the ground about them and by the shapes: the
+figures do not read it) for the shapes and the ``near_casters``
 figures nearest the camera's target within ``near_shadow`` m of it, a soft dark disc ("blob")
 under every other figure and horde instance within 45 m of the eye (fading out from 30 m), and
 only those casters read the map; diffuse light and fog worked out at the vertices on figures (a
@@ -64,6 +65,9 @@ class Quality:
     flat_vertex: a rigid flat-shaded mesh (the box men) takes each triangle's normal from its
         provoking vertex and, unshadowed with diffuse light, its light too (``FLAT_VERTEX``,
         ``FLAT_LIT``) instead of screen derivatives a pixel.
+    figure_shadows: the map's casters read the map on themselves (an arm's shadow on the
+        chest, a figure in another's shadow); False: only the ground and the shapes read it,
+        and every figure's diffuse light is worked out at its vertices (``FLAT_LIT``).
     """
 
     name: str
@@ -82,15 +86,16 @@ class Quality:
     impostor: float = 0.0
     blob_reach: float = 0.0
     flat_vertex: bool = False
+    figure_shadows: bool = True
 
 
 HIGH = Quality("high", samples=4, shadow="pcf3", shadow_size=2048, near_shadow=0.0,
                near_casters=0, blobs=False, lighting="full", ground="full", fast_srgb=False,
                sky_last=False, bank_nearest=False, lod=())
-LOW = Quality("low", samples=0, shadow="tap1", shadow_size=1024, near_shadow=7.0,
+LOW = Quality("low", samples=0, shadow="tap1", shadow_size=512, near_shadow=7.0,
               near_casters=16, blobs=True, lighting="diffuse", ground="cheap", fast_srgb=True,
               sky_last=True, bank_nearest=True, lod=(10.0, 15.0, 25.0), impostor=25.0,
-              blob_reach=45.0, flat_vertex=True)
+              blob_reach=45.0, flat_vertex=True, figure_shadows=False)
 PRESETS = {"high": HIGH, "low": LOW}
 
 

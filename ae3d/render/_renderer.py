@@ -233,14 +233,19 @@ class Renderer:
         self.ctx = ctx
         self.quality = _quality.resolve(quality, ctx, samples)
         self.progs: dict[tuple, moderngl.Program] = {}
+        # ``_set``'s caches: each program's member names and the uniform values last written
+        # (programs live as long as the renderer: their ids stay theirs)
+        self._uniform_names: dict[int, frozenset] = {}
+        self._uniform_values: dict[tuple[int, str], Any] = {}
         quad = np.array([-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1], dtype=np.float32)
         self.quad = ctx.buffer(quad.tobytes())
-        # a blob's disc: an octagon about the unit circle (6 triangles), a sixth fewer blended
-        # fragments than the square about it (FRAG_BLOB leaves nothing past the rim)
-        a = np.arange(8) * (np.pi / 4.0) + np.pi / 8.0
-        ring = np.stack([np.cos(a), np.sin(a)], axis=1) / np.cos(np.pi / 8.0)
-        fan = np.concatenate([[ring[0], ring[k], ring[k + 1]] for k in range(1, 7)])
-        self.octagon = ctx.buffer(fan.astype(np.float32).tobytes())
+        # a blob's disc: a square about the unit circle, as a strip of 4 corners (FRAG_BLOB
+        # leaves nothing past the rim). An octagon (6 triangles, 18 corners) blended a sixth
+        # fewer fragments, but a horde's blobs are a few pixels each and llvmpipe shades their
+        # corners on one thread: the square measured 6.5 -> 4.3 CPU-ms for the horde's 2,000
+        # blobs, 3.1 -> 2.3 for the strike scene's, 2.9 -> 2.0 for the 300 figures' (load 9)
+        self.blob_quad = ctx.buffer(np.array([-1, -1, 1, -1, -1, 1, 1, 1],
+                                             dtype=np.float32).tobytes())
         self.quad_vaos: dict[int, moderngl.VertexArray] = {}
         # primitive shapes
         self.shapes: dict[str, dict[str, Any]] = {}
@@ -258,6 +263,7 @@ class Renderer:
         self.shadow_tex.repeat_y = False
         self.shadow_fbo = ctx.framebuffer(depth_attachment=self.shadow_tex)
         self.map_on = False  # this frame draws (and reads) the shadow map
+        self._ground_y = 0.0  # m: the ground's height, found once a frame (``_sync``)
         self.sky_grid: Any = None
         self.sky_buf: Any = None    # low: the sky's cells the ground leaves bare, this frame
         self.sky_cap = 0
@@ -334,7 +340,8 @@ class Renderer:
             d.append("SKY_GRID")
         if pass_ == "colour" and kind in ("skinned", "shape", "ground"):
             if shadow is None:
-                shadow = self.map_on and not (kind == "ground" and q.ground == "cheap")
+                shadow = self.map_on and not (kind == "ground" and q.ground == "cheap") \
+                    and not (kind == "skinned" and not q.figure_shadows)
             if shadow:
                 d.append("SHADOW_PCF3" if q.shadow == "pcf3" else "SHADOW_TAP1")
             if q.lighting == "diffuse":
@@ -424,6 +431,8 @@ class Renderer:
         """
         scene.sync()
         q = self.quality
+        # m: the ground plane's height this frame (a look through the physics bodies: once)
+        self._ground_y = scene.ground_height()
         self.light_vp = self._light_matrix(scene)
         for grp in self.groups.values():
             grp.used = False
@@ -564,7 +573,7 @@ class Renderer:
         scene's screen; a rectangle each covers a few square metres a figure."""
         d = np.asarray(scene.light.direction, dtype=np.float64)
         d = d / np.linalg.norm(d)
-        y0 = scene.ground_height()
+        y0 = self._ground_y
         out = []
         for P in bones:
             if not len(P):
@@ -626,10 +635,13 @@ class Renderer:
             code = {L.SHAPE_SPHERE: "sphere", L.SHAPE_CAPSULE: "capsule", L.SHAPE_BOX: "box",
                     L.SHAPE_CYLINDER: "cylinder"}
             skip = scene.skinned_bodies()
-            hidden = np.array([s in skip for s in slots], dtype=bool)
+            hidden = np.isin(slots, np.fromiter(skip, dtype=np.int64, count=len(skip)))
             for shp, name in code.items():
                 sel = shapes == shp
-                if not sel.any():
+                # nothing of this kind to draw (every one a dressed ragdoll's, under its skin,
+                # and no overlay): no records built
+                if not sel.any() or not (scene.debug.bodies or (
+                        scene.draw_bodies and (sel & ~hidden).any())):
                     continue
                 inst = np.zeros(int(sel.sum()), dtype=_SHAPE_INST_DTYPE)
                 inst["model"] = models[sel].transpose(0, 2, 1).reshape(-1, 16)
@@ -681,12 +693,29 @@ class Renderer:
 
     # -- drawing ---------------------------------------------------------------------------
     def _set(self, prog: moderngl.Program, name: str, value) -> None:
-        if name in prog:
-            u: Any = prog[name]
-            if isinstance(value, np.ndarray) and value.shape == (4, 4):
-                u.write(_xform.to_gl(value))
-            else:
-                u.value = value
+        """Set uniform ``name`` of ``prog`` when the program has it and its value changed.
+        (``name in prog`` walks the program's members, and a write is a GL call: a frame
+        sets about a hundred uniforms, most of them the same as the frame before.)"""
+        key = id(prog)
+        names = self._uniform_names.get(key)
+        if names is None:
+            names = self._uniform_names[key] = frozenset(prog)
+        if name not in names:
+            return
+        if isinstance(value, np.ndarray) and value.shape == (4, 4):
+            value = _xform.to_gl(value)
+        plain = isinstance(value, (bytes, int, float, tuple))
+        if plain:
+            last = self._uniform_values.get((key, name))
+            if last is not None and type(last) is type(value) and last == value:
+                return
+        u: Any = prog[name]
+        if isinstance(value, bytes):
+            u.write(value)
+        else:
+            u.value = value
+        if plain:
+            self._uniform_values[(key, name)] = value
 
     def _fog(self, scene: Scene) -> tuple[float, float]:
         far = scene.camera.far
@@ -709,8 +738,8 @@ class Renderer:
         # 1.5 cm along the light, in [0, 1] depth over the map's range (a larger bias lifts
         # shadows off their casters' contacts)
         self._set(prog, "u_shadow_bias", 0.015 * 0.5 / (_SUN_HEIGHT * 2.0 - 1.0))
-        if "u_shadow" in prog:
-            prog["u_shadow"].value = 1
+        if "u_shadow" in self._uniform_names[id(prog)]:  # (``_set`` filled it above)
+            self._set(prog, "u_shadow", 1)
             self.shadow_tex.use(1)
 
     def _levels(self, g: _Group, inst: np.ndarray, centres: np.ndarray, scene: Scene,
@@ -773,7 +802,8 @@ class Renderer:
         base = self._defines("skinned", pass_)
         # in a preset with blobs only the map's casters read it: the others cast nothing into
         # it, and its lookup was 13 of the 300 figures' 35 CPU-ms (llvmpipe, 1280x720)
-        unlit = self._defines("skinned", pass_, shadow=False) if q.blobs else base
+        unlit = self._defines("skinned", pass_, shadow=False) \
+            if q.blobs and q.figure_shadows else base
         for g, inst, n_near, centres in data["figures"]:
             if pass_ == "depth":
                 batches = [(base, [(0, inst[:n_near])] if n_near else [])]
@@ -846,7 +876,7 @@ class Renderer:
             return
         ctx = self.ctx
         cam = scene.camera
-        y = scene.ground_height()
+        y = self._ground_y
         rects = data.get("shadow_rects") if pass_ == "colour" else None
         if rects is not None and not (len(rects) and self.quality.ground == "cheap"):
             rects = None
@@ -926,10 +956,10 @@ class Renderer:
             self.blob_cap = max(64, 1 << (n - 1).bit_length())
             self.blob_buf = self.ctx.buffer(reserve=self.blob_cap * 16, dynamic=True)
             self.blob_vao = self.ctx.vertex_array(
-                prog, [(self.octagon, "2f", "in_xz"), (self.blob_buf, "4f /i", "i_blob")])
+                prog, [(self.blob_quad, "2f", "in_xz"), (self.blob_buf, "4f /i", "i_blob")])
         self.blob_buf.write(np.ascontiguousarray(rows, dtype=np.float32).tobytes())
         self._set(prog, "u_vp", vp)
-        self._set(prog, "u_ground_y", scene.ground_height())
+        self._set(prog, "u_ground_y", self._ground_y)
         self._set(prog, "u_eye", tuple(float(x) for x in scene.camera.eye))
         self._set(prog, "u_fog", self._fog(scene))
         ctx = self.ctx
@@ -937,7 +967,7 @@ class Renderer:
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         ctx.disable(moderngl.CULL_FACE)
         target.depth_mask = False
-        self.blob_vao.render(instances=n)
+        self.blob_vao.render(moderngl.TRIANGLE_STRIP, instances=n)
         target.depth_mask = True
         ctx.enable(moderngl.CULL_FACE)
         ctx.disable(moderngl.BLEND)
@@ -989,7 +1019,7 @@ class Renderer:
         b = inv @ np.stack([u, v, one, one])
         a = a[:3] / a[3]
         b = b[:3] / b[3]
-        y = scene.ground_height()
+        y = self._ground_y
         dy = b[1] - a[1]
         with np.errstate(divide="ignore", invalid="ignore"):
             t = np.where(np.abs(dy) > 1e-12, (y - a[1]) / dy, -1.0)
@@ -1018,7 +1048,7 @@ class Renderer:
         d = np.asarray(L.direction, dtype=np.float64)
         d = d / np.linalg.norm(d)
         centre = cam.target.copy()
-        centre[1] = scene.ground_height()
+        centre[1] = self._ground_y
         view = _xform.look_at(centre + d * _SUN_HEIGHT, centre,
                               (0.0, 0.0, 1.0) if abs(d[1]) > 0.99 else (0.0, 1.0, 0.0))
         # snap the centre to whole texels so shadows do not crawl as the camera moves
@@ -1172,7 +1202,7 @@ class Renderer:
             v.release()
         self.quad_vaos.clear()
         self.quad.release()
-        self.octagon.release()
+        self.blob_quad.release()
         for x in (self.sky_grid, self.sky_buf):
             if x is not None:
                 x.release()
