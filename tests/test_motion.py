@@ -226,14 +226,7 @@ def test_fallers_hands_reach_the_ground_first(fallers):
         assert np.isnan(f.head_speed[0]) or f.hands_first[0] == 1
 
 
-@pytest.mark.parametrize("way", [
-    "over backwards", "forwards",
-    pytest.param("sideways", marks=pytest.mark.xfail(
-        strict=True, reason="measured with the whole blow and the ground's share of it (issue "
-        "18: 400 N·s reaches the figure, 5.1 m/s, where it was 246 N·s before; its feet's "
-        "contacts and friction taken in the blow's instant): a hand is down 0.50 s after the "
-        "blow, but the protected head meets the ground at 0.53 m/s (its twin's at 1.53; "
-        "before the ground's share 1.24 against 0.51)"))])
+@pytest.mark.parametrize("way", ["over backwards", "forwards", "sideways"])
 def test_fallers_head_never_meets_the_ground(fallers, way):
     assert np.isnan(fallers[way].head_speed[0])
 

@@ -62,6 +62,8 @@ from ._layout import (
     S_REACH_OUT,
     S_SPINE_BEND,
     S_TUCK,
+    S_TUCK_SIDE,
+    S_FAR_FWD,
 )
 from ._service import Motion, check, service
 
@@ -109,6 +111,16 @@ class FallSettings:
     0.8 and 1.0 (the spec's full torque): no figure lands: the 400 N·s blow is absorbed into
     the anchor and the figure slides into a squat on its knees (the issue's finding)."""
 
+    tuck_side: float = 0.8
+    """rad: the head's tuck in a fall to the figure's side (``tuck`` forwards and backwards),
+    blended by how far the fall is to its side (the sine between the pelvis's forward and the
+    way of the fall)."""
+    far_fwd: float = 1.0
+    """share: in a fall to its side, the far arm's reach (the arm on the side away from the
+    fall) turned from the way of the fall to the figure's front, so it comes down in front of the
+    chest rather than over the head; blended to none as the fall turns toward its back
+    (``backwards``), where the arm reaching along the fall keeps the head off the ground."""
+
     def pack(self, row: np.ndarray) -> None:
         row[S_FALL_ASSIST] = self.assist
         row[S_REACH_DOWN] = self.reach_down
@@ -117,6 +129,8 @@ class FallSettings:
         row[S_KNEE_GIVE] = self.knee_give
         row[S_SPINE_BEND] = self.spine_bend
         row[S_BACKWARDS] = self.backwards
+        row[S_TUCK_SIDE] = self.tuck_side
+        row[S_FAR_FWD] = self.far_fwd
 
 
 # ------------------------------------------------------------------------------ the verbs
@@ -224,10 +238,13 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
     # the axis a turn toward the fall is about: up x d (a turn by -angle is away from the fall)
     kx, kz = dz, -dx
     fi[f, F_AIMED] = 1
-    # the pelvis's forward over the ground
+    # the pelvis's forward over the ground, and how far the fall is to the figure's side (the
+    # sine between them; 0 straight forwards or back)
     fx, fy, fz = qrot(qx, qy, qz, qw, fwd_local[0], fwd_local[1], fwd_local[2])
     fh = math.sqrt(fx * fx + fz * fz)
-    # the reach: each arm straight toward the fall, down and out to its own side
+    side_of = abs(fx * dz - fz * dx) / fh if fh > 1e-9 else 0.0
+    # the reach: each arm straight toward the fall, down and out to its own side; falling to its
+    # side, the far arm (its shoulder behind the chest along the fall) turned to the front
     down = prm[S_REACH_DOWN]
     out = prm[S_REACH_OUT]
     chest = pbi[f, _CHEST, PB_BODY]
@@ -243,15 +260,26 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
         oz = bf[su, B_POS + 2] - bf[chest, B_POS + 2]
         side = ox * kx + oz * kz
         sg = 1.0 if side >= 0.0 else -1.0
-        ax = dx + sg * out * kx
+        hx, hz = dx, dz
+        on = math.sqrt(ox * ox + oz * oz)
+        if on > 1e-9 and fh > 1e-9:
+            # the far arm's share: 1 for an arm straight behind the chest along the fall, 0 for
+            # one across it (falling forwards or back); none from a fall toward its back
+            # (``S_BACKWARDS``'s cosine) on, where the front is away from the fall
+            behind = max(0.0, min(1.0, 1.0 + (fx * dx + fz * dz) / (fh * prm[S_BACKWARDS])))
+            far = max(0.0, -(ox * dx + oz * dz) / on) * prm[S_FAR_FWD] * behind
+            hx = (1.0 - far) * dx + far * fx / fh
+            hz = (1.0 - far) * dz + far * fz / fh
+        ax = hx + sg * out * kx
         ay = -down
-        az = dz + sg * out * kz
+        az = hz + sg * out * kz
         n = math.sqrt(ax * ax + ay * ay + az * az)
         _along(bf, jf, ji, ju, ax / n, ay / n, az / n)
         _along(bf, jf, ji, jl, ax / n, ay / n, az / n)
     # the tuck: the head away from the fall, from where the chest carries it
     if _NECK < nb:
-        _turned_from_parent(bf, jf, ji, pbi[f, _NECK, PB_JOINT], kx, kz, -prm[S_TUCK])
+        tuck = prm[S_TUCK] + side_of * (prm[S_TUCK_SIDE] - prm[S_TUCK])
+        _turned_from_parent(bf, jf, ji, pbi[f, _NECK, PB_JOINT], kx, kz, -tuck)
     # the knees give toward their bend
     for k in range(2):
         if _KNEES[k] < nb:
