@@ -184,7 +184,10 @@ def test_caught_pushed_again_lands_and_lies(caught_scene):
                    "prop it on its hands, and it slides 0.59 m on its hands and knees at the "
                    "same lean (1.16 to 1.18 rad, pelvis 0.25 m) and lands there in its kneeling "
                    "shape (3.17 s) rather than tipping onto its face (the landing's lean is "
-                   "1.2); pushed from the side it tips over (lean 1.5 rad)")
+                   "1.2); pushed from the side it tips over (lean 1.5 rad). Probed with the "
+                   "fall's settings (every fall's, the first too): knee_give 0 is caught "
+                   "straighter (lean 1.30) and pushed tips onto its face (1.52) after landing; "
+                   "reach_down 1.5 is caught higher (1.00) and slides; 0.3 is never caught")
 def test_caught_pushed_again_from_behind_tips_onto_its_face(caught_scene):
     states, _ = caught_scene
     k = int(round(2.5 / F.DT))
