@@ -111,6 +111,17 @@ class FallSettings:
     0.8 and 1.0 (the spec's full torque): no figure lands: the 400 N·s blow is absorbed into
     the anchor and the figure slides into a squat on its knees (the issue's finding)."""
 
+    # Swept on tests/test_falls.py's thirty sideways falls (session 8, the whole blow; protected
+    # head the slower of 30, heads that met the ground, second head impacts):
+    # far_fwd 0 (both arms along the fall): 27, 20 met, 18 second (the far arm swung over the
+    # head and struck the ground beyond it at 4-7 m/s, the head thrown back up); 0.5: 30, 0, 0;
+    # 0.75: 30, 2, 0; 1.0: 30, 0, 0 (forwards and backwards the same: 30, 0, 0).
+    # tuck_side with the far arm along the fall: 1.0: 29, 20, 1; 1.2: 30, 20, 1; 1.4: 30, 13, 1
+    # (into the neck's 45 degree lateral limit: the drive holds it there at full budget); with
+    # the far arm to the front it adds nothing, so it stays the spec's 0.8.
+    # Over directions (ten falls each, 350-480 N·s, the reference ragdoll; far_fwd 0 -> 1):
+    # 90 deg 9 -> 10, 6 -> 0 second; -90 9 -> 10, 6 -> 0; 60 9 -> 10, 1 -> 0; -60 10, 0;
+    # 105 10 -> 9, 0 -> 1; 120 and 150 as before (the blend to none toward the back)
     tuck_side: float = 0.8
     """rad: the head's tuck in a fall to the figure's side (``tuck`` forwards and backwards),
     blended by how far the fall is to its side (the sine between the pelvis's forward and the
