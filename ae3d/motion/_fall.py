@@ -116,7 +116,8 @@ class FallSettings:
     # far_fwd 0 (both arms along the fall): 27, 20 met, 18 second (the far arm swung over the
     # head and struck the ground beyond it at 4-7 m/s, the head thrown back up); 0.5: 30, 0, 0;
     # 0.75: 30, 2, 0; 1.0: 30, 0, 0 (forwards and backwards the same: 30, 0, 0).
-    # tuck_side with the far arm along the fall: 1.0: 29, 20, 1; 1.2: 30, 20, 1; 1.4: 30, 13, 1
+    # the tuck sideways with the far arm along the fall: 1.0 (tuck, every way): 29, 20, 1;
+    # tuck_side 1.2: 30, 20, 1; 1.4: 30, 13, 1
     # (into the neck's 45 degree lateral limit: the drive holds it there at full budget); with
     # the far arm to the front it adds nothing, so it stays the spec's 0.8.
     # Over directions (ten falls each, 350-480 N·s, the reference ragdoll; far_fwd 0 -> 1):
