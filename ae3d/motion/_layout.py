@@ -360,4 +360,7 @@ S_LUNGE_STRIDES = 90   # strides: a push past this takes no step at all (past S_
 S_RUN_STEPS = 91       # steps per stride of a push's capture distance its run may take
 S_CLOSE_AFTER = 92     # s: on its feet apart at least this before they are brought together
 S_TRIGGER_BACK = 93    # m: the trigger (S_STEP_OFF) for a capture point mostly behind the feet
-PRM_COUNT = 94
+# the protective fall, session 8 (_fall.py: the sideways fall, issue 12)
+S_TUCK_SIDE = 94       # rad: the head's tuck in a fall to the figure's side (S_TUCK: forwards/back)
+S_FAR_FWD = 95         # share: the far arm's reach turned to the figure's front, falling sideways
+PRM_COUNT = 96

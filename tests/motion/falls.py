@@ -74,9 +74,13 @@ class Falls:
 
 
 def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
-        height: int = human.BONE_SPINE_03) -> Falls:
+        height: int = human.BONE_SPINE_03, rig: str | None = None,
+        direction=None) -> Falls:
     """``n`` protected figures and ``n`` unprotected twins felled ``way`` (WAYS) by blows spread
-    over BLOWS[way] at ``height``'s bone; measured for ``seconds`` after the blows."""
+    over BLOWS[way] at ``height``'s bone; measured for ``seconds`` after the blows. ``rig``: a
+    glTF figure (``tests/blows.boxman``'s, e.g. "mixamo_man.glb") instead of the reference
+    ragdoll; ``direction``: the blow's way over the ground (x, z) instead of WAYS[way] (the
+    figures then stand 4 m apart each way, room to fall any way)."""
     import hashlib
     e = engine.Engine()
     physics.ground(e)
@@ -85,16 +89,26 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
     lo, hi = BLOWS[way] if blows is None else blows
     js = np.linspace(lo, hi, n)
     figs = []
+    apart = (3.0, 4.0) if direction is None else (4.0, 4.0)
     for k in range(2 * n):
-        r = physics.ragdoll(e, f"f{k}", (3.0 * (k % n), 0.0, 4.0 * (k // n)), 8.0, 8.0, 1.0)
-        b = motion.active_ragdoll(r)
-        motion.attach(e, b)
-        motion.set_mode(b, motion.POWERED)
+        pos = (apart[0] * (k % n), 0.0, apart[1] * (k // n))
+        if rig is None:
+            r = physics.ragdoll(e, f"f{k}", pos, 8.0, 8.0, 1.0)
+            b = motion.active_ragdoll(r)
+            motion.attach(e, b)
+            motion.set_mode(b, motion.POWERED)
+        else:
+            import blows as B
+            b = B.boxman(e, f"f{k}", pos, motion.POWERED, path=rig)
+            r = b.ragdoll
         if k >= n:
             motion.set_protective(b, False)
         figs.append((r, b))
     e.run(seconds=SETTLE)
-    d = np.array(WAYS[way])
+    if direction is None:
+        d = np.array(WAYS[way])
+    else:
+        d = np.array([direction[0], 0.0, direction[1]]) / math.hypot(*direction)
     for k, (r, b) in enumerate(figs):
         p = physics.ragdoll_pose(r)[0][height]
         motion.hit(b, height, p, d * js[k % n])
