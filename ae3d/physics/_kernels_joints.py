@@ -35,9 +35,9 @@ Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt
 * Hinge: its axis is frame x; the two other axes are locked with C = (relQ.y, relQ.z) and rows
   p_i = 1/2 R(FA) (s e_i + v x e_i), a 2x2 soft solve (Box3D's revolute lock).
 * Point: C = (xB + rB) - (xA + rA), K = (mA + mB) I - [rA] IA^-1 [rA] - [rB] IB^-1 [rB], K^-1
-  from the lever arms as they are now: built before the pass that first sees a pose (the step's
-  first bias pass, each relax pass; _pose_pass) and kept in J_KINV for the next sub-step's bias
-  pass (the poses do not move between the two), as Box2D v3 builds K in its solve.
+  from the lever arms as they are now: built in the pass that first sees a pose (the step's
+  first bias pass, each relax pass) and kept in J_KINV for the next sub-step's bias pass (the
+  poses do not move between the two), as Box2D v3 builds K in its solve.
   What it was (issue 18): K^-1 was taken once per step in prepare_joints, from the step's first
   lever arms, and applied with the arms as they had turned since. For a thin bone that turns
   fast the stale inverse is several times too large: the largest eigenvalue of K_used^-1 K_true
@@ -713,28 +713,23 @@ def solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready):
     g: the caller's scratch, (>= the joint slots, G_COUNT) floats, kept across the step's
     sub-steps. The bodies move only between the bias and relax passes, so what a pass derives
     from the poses (lever arms, frames, angles, lock rows) holds until the next position update:
-    the relax pass takes it first (_pose_pass) and keeps it in g, and the next sub-step's bias
-    passes read it back. g_ready: g holds it for the current poses (False on the step's first
-    sub-step: its bias pass takes it first).
+    the relax pass keeps it in g, and the next sub-step's bias passes read it back. g_ready: g
+    holds it for the current poses (False on the step's first sub-step: its first bias pass
+    fills it).
     """
     err = 0.0
     if use_bias:
         for it in range(BIAS_ITERATIONS):
             take = DRIVE_EVERY_SUBSTEP and it == 0
-            if it == 0 and not g_ready:
-                # the poses' share first, in a loop of its own (see _pose_pass)
-                _pose_pass(bf, bi, jf, ji, jl, g)
-            if take:
+            gmode = 2 if (it > 0 or g_ready) else 1
+            if take and gmode == 2:
                 # every drive target first, in a loop of its own: they read only the poses,
                 # and apart from the rows their long chains of arithmetic overlap
                 _take_drives(bf, bi, jf, ji, jl, g)
                 take = False
-            err = _solve_pass(bf, bi, jf, ji, jl, h, True, take, g, 2, False)
+            err = _solve_pass(bf, bi, jf, ji, jl, h, True, take, g, gmode)
     else:
-        # the poses moved since the bias pass: their share taken again first (_pose_pass),
-        # kept in g for the next sub-step's bias pass, then the rows
-        _pose_pass(bf, bi, jf, ji, jl, g)
-        err = _solve_pass(bf, bi, jf, ji, jl, h, False, False, g, 2, False)
+        err = _solve_pass(bf, bi, jf, ji, jl, h, False, False, g, 1)
     return err
 
 
@@ -896,132 +891,6 @@ def _limit_row(bf, cb, jf, j, col, C, sg, ax, wa, wb, ia, ib, km, inv_h, lim_b, 
             (wb[0] + db[0], wb[1] + db[1], wb[2] + db[2]))
 
 
-@njit(cache=True, _nrt=False)
-def _pose_pass(bf, bi, jf, ji, jl, g):
-    """What a pass over the joints jl lists derives from the poses alone (they do not move
-    within a pass), for every joint first, in a loop of its own: g[j, G_*] and the rows' masses
-    (J_RMASS, J_KINV) and axes (a hinge's J_AX_T, J_PY, J_PZ), as ``_solve_pass``'s gmode 1
-    took them inside the Gauss-Seidel loop, the same arithmetic on the same values (the same
-    bits). The joints' pose work does not wait on the velocities each row hands the next, so
-    apart from the rows it runs at the core's full width (issue 16: the relax pass, which took
-    it inside its rows, cost 11.4 µs a figure a step against the bias pass's 7.0)."""
-    for t in range(jl.shape[0]):
-        j = jl[t]
-        kind, a, b = _joint_bodies(ji, j)
-        if kind == JOINT_FREE or not _active(bf, bi, a, b):
-            continue
-        pa, qa = _body_pose(bf, a)
-        pb, qb = _body_pose(bf, b)
-        ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
-        rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
-        Cp = (pb[0] + rb[0] - pa[0] - ra[0], pb[1] + rb[1] - pa[1] - ra[1],
-              pb[2] + rb[2] - pa[2] - ra[2])
-        for k in range(3):
-            g[j, G_RA + k] = ra[k]
-            g[j, G_RB + k] = rb[k]
-            g[j, G_C + k] = Cp[k]
-        ia = _inv_i(bf, a)
-        ib = _inv_i(bf, b)
-        ma = _inv_m(bf, a)
-        mb = _inv_m(bf, b)
-        rm = inv3((ia[0] + ib[0], ia[1] + ib[1], ia[2] + ib[2], ia[3] + ib[3], ia[4] + ib[4],
-                   ia[5] + ib[5], ia[6] + ib[6], ia[7] + ib[7], ia[8] + ib[8]))
-        for k in range(9):
-            jf[j, J_RMASS + k] = rm[k]
-        limits = (ji[j, J_FLAGS] & JFLAG_LIMITS) != 0
-        if kind == JOINT_HINGE or limits:
-            fa = qmul(qa, (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3]))
-            fb = qmul(qb, (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3]))
-            rel = qpos(qmul(qconj(fa), fb))
-        else:
-            fa = (0.0, 0.0, 0.0, 1.0)
-            fb = fa
-            rel = fa
-        if kind == JOINT_BALL:
-            if limits:
-                for k in range(4):
-                    g[j, G_FA + k] = fa[k]
-                    g[j, G_FB + k] = fb[k]
-                sa = jf[j, J_SIN_Y]
-                sb_ = jf[j, J_SIN_Z]
-                # swing_twist(rel) (rel has w >= 0), its twist angle left to the rows that
-                # need it (the Gauss-Seidel pass takes it when a twist row is not provably
-                # skipped, and keeps it in G_TW)
-                rx = rel[0]
-                rw = rel[3]
-                s_tw = math.sqrt(rw * rw + rx * rx)
-                if s_tw < 1e-12:
-                    sy = rel[1]
-                    sz = rel[2]
-                    sw = 0.0
-                else:
-                    inv_s = 1.0 / s_tw
-                    sy = (rw * rel[1] - rx * rel[2]) * inv_s
-                    sz = (rw * rel[2] + rx * rel[1]) * inv_s
-                    sw = s_tw
-                jn = 2.0 * sw / max(2.0 * sw * sw, 0.05)  # |xA + xB| / max(1 + xA.xB, 0.05)
-                f = (sy / sa) ** 2 + (sz / sb_) ** 2
-                cq = 0.0
-                if f < 1.0 and f > 0.0 and not (sa >= 1.0 and sb_ >= 1.0):
-                    r = math.sqrt(sy * sy + sz * sz)
-                    cq = 2.0 * r * (1.0 / math.sqrt(f) - 1.0)
-                ta = 0.0
-                if sw >= 1e-12:
-                    ta = 2.0 * _atan2_rough(rx, rw)
-                g[j, G_SY] = sy
-                g[j, G_SY + 1] = sz
-                g[j, G_SY + 2] = sw
-                g[j, G_JN] = jn
-                g[j, G_F] = f
-                g[j, G_CQ] = cq
-                g[j, G_TA] = ta
-                g[j, G_TW] = 0.0
-                g[j, G_TWOK] = 0.0
-        else:
-            # the hinge's axis and angle, its axial mass and its two locked rows
-            hax = qrot(fa, (1.0, 0.0, 0.0))
-            hang = 2.0 * math.atan2(rel[0], rel[3])
-            g[j, G_AX] = hax[0]
-            g[j, G_AX + 1] = hax[1]
-            g[j, G_AX + 2] = hax[2]
-            g[j, G_ANG] = hang
-            ax = hax
-            jf[j, J_AX_T] = ax[0]
-            jf[j, J_AX_T + 1] = ax[1]
-            jf[j, J_AX_T + 2] = ax[2]
-            km = _dot(ax, mv(ia, ax)) + _dot(ax, mv(ib, ax))
-            km = 1.0 / km if km > 0.0 else 0.0
-            g[j, G_KM] = km
-            s = rel[3]
-            v = (rel[0], rel[1], rel[2])
-            t_ = _cross(v, (0.0, 1.0, 0.0))
-            py = qrot(fa, (0.5 * (t_[0]), 0.5 * (s + t_[1]), 0.5 * t_[2]))
-            t_ = _cross(v, (0.0, 0.0, 1.0))
-            pz = qrot(fa, (0.5 * t_[0], 0.5 * t_[1], 0.5 * (s + t_[2])))
-            jf[j, J_PY] = py[0]
-            jf[j, J_PY + 1] = py[1]
-            jf[j, J_PY + 2] = py[2]
-            jf[j, J_PZ] = pz[0]
-            jf[j, J_PZ + 1] = pz[1]
-            jf[j, J_PZ + 2] = pz[2]
-            iy = (mv(ia, py), mv(ib, py))
-            iz = (mv(ia, pz), mv(ib, pz))
-            for k in range(3):
-                g[j, G_PY + k] = py[k]
-                g[j, G_PZ + k] = pz[k]
-            g[j, G_K] = _dot(py, iy[0]) + _dot(py, iy[1])
-            g[j, G_K + 1] = _dot(py, iz[0]) + _dot(py, iz[1])
-            g[j, G_K + 2] = _dot(pz, iz[0]) + _dot(pz, iz[1])
-            g[j, G_REL] = rel[1]
-            g[j, G_REL + 1] = rel[2]
-        # the point's K^-1 from the lever arms as they are now (see the module docstring)
-        kinv = inv3(point_mass(ma, ia, ra, mb, ib, rb))
-        for k in range(9):
-            jf[j, J_KINV + k] = kinv[k]
-
-
-# (not inlined into solve_joints: two copies of this pass made numba's SSA pass take over ten
-# minutes to compile it on a loaded machine)
 @njit(cache=True, _nrt=False)
 def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode, reverse=False):
     """One Gauss-Seidel pass over the joints jl lists (bias pass when use_bias, else relax),
