@@ -111,6 +111,7 @@ def breakdown(n: int) -> dict:
     from ae3d.physics._kernels_anchors import prepare_anchors, solve_anchors, warm_start_anchors
     from ae3d.physics._kernels_broadphase import compute_bounds, find_pairs
     from ae3d.physics._kernels_contact import (
+        CG_COUNT,
         apply_restitution,
         build_manifolds,
         prepare_contacts,
@@ -178,6 +179,7 @@ def breakdown(n: int) -> dict:
         tm("contacts prepare", prepare_contacts, bf, mf1, mi1, nm, h, w.contact_hertz,
            w.contact_damping)
         jg = np.empty((nj, G_COUNT))
+        cg = np.empty((max(nm, 1), CG_COUNT))
         # the stages one after another over the whole world (one island, one thread)
         bl = np.arange(nb, dtype=np.int64)
         jl = np.arange(nj, dtype=np.int64)
@@ -187,17 +189,17 @@ def breakdown(n: int) -> dict:
             tm("integrate velocities", ks._integrate_velocities, bf, bi, bl, h, gx, gy, gz)
             tm("joints warm start", warm_start_joints, bf, bi, jf, ji, jl, jg, s_ > 0)
             tm("anchors warm start", warm_start_anchors, bf, bi, af, ai, al)
-            tm("contacts warm start", warm_start_contacts, bf, mf1, mi1, ml)
+            tm("contacts warm start", warm_start_contacts, bf, mf1, mi1, ml, cg, s_ > 0)
             tm("joints solve", solve_joints, bf, bi, jf, ji, jl, h, True, jg, s_ > 0)
             tm("anchors solve", solve_anchors, bf, bi, af, ai, al, h, True)
             tm("contacts solve", solve_contacts, bf, mf1, mi1, ml, 1.0 / h, True,
-               w.contact_speed, w.point_sweeps)
+               w.contact_speed, w.point_sweeps, cg, s_ > 0)
             tm("integrate positions", ks._integrate_positions, bf, bi, si, bl, h, gx, gy, gz,
                w.max_linear_speed)
             tm("joints relax", solve_joints, bf, bi, jf, ji, jl, h, False, jg, False)
             tm("anchors relax", solve_anchors, bf, bi, af, ai, al, h, False)
             tm("contacts relax", solve_contacts, bf, mf1, mi1, ml, 1.0 / h, False,
-               w.contact_speed, w.point_sweeps)
+               w.contact_speed, w.point_sweeps, cg, False)
         tm("restitution", apply_restitution, bf, mf1, mi1, nm, w.restitution_threshold)
         tm("nets", ks._hold_to_nets, bf, bi, lb, jf, ji, nj, af, ai, na, mi1, nm,
            w.max_linear_speed, ks.MAX_TURN / h, np.zeros(max(nb, 1), dtype=np.int64))

@@ -144,6 +144,13 @@ KEY_SHIFT = 32
 KEY_MASK = (1 << 32) - 1
 CLAMP = 0.25
 
+# The passes' pose scratch (cg, one row a manifold; see solve_contacts): what a pass derives from
+# the poses alone. The bodies move only between a sub-step's bias and relax passes, so what the
+# relax pass takes holds for the next sub-step's warm start and bias pass, which read it back.
+CG_SH = 0      # 0..2 the lever arms' half shift (_half_shift, m)
+CG_S = 3       # 3..6 each point's separation now (m): P_SEP + n·(the relative motion since)
+CG_COUNT = 7
+
 
 @njit(cache=True, _nrt=False, inline="always")
 def collide_bodies(bf, bi, a, b, margin, cn, cp, cs, cid):
@@ -417,9 +424,10 @@ def _half_shift(bf, a, b):
 
 
 @njit(cache=True, _nrt=False)
-def warm_start_contacts(bf, mf, mi, ml):
+def warm_start_contacts(bf, mf, mi, ml, cg, cg_ready):
     """Apply the stored normal and friction impulses of every point of the manifolds ml lists
-    (each sub-step). Zero impulses (a speculative manifold's) are not applied."""
+    (each sub-step). Zero impulses (a speculative manifold's) are not applied. cg_ready: cg (see
+    solve_contacts) holds the lever arms' shift of the current poses."""
     for t in range(ml.shape[0]):
         r = ml[t]
         a = mi[r, M_A]
@@ -427,7 +435,10 @@ def warm_start_contacts(bf, mf, mi, ml):
         ma = bf[a, B_INV_MASS]
         mb = bf[b, B_INV_MASS]
         n = v3(mf[r], M_NORMAL)
-        sh = _half_shift(bf, a, b)
+        if cg_ready:
+            sh = (cg[r, CG_SH], cg[r, CG_SH + 1], cg[r, CG_SH + 2])
+        else:
+            sh = _half_shift(bf, a, b)
         for p in range(mi[r, M_N]):
             o = M_P + p * P_STRIDE
             ln = mf[r, o + P_LN]
@@ -467,7 +478,7 @@ def warm_start_contacts(bf, mf, mi, ml):
 
 
 @njit(cache=True, _nrt=False)
-def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
+def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps, cg, cg_ready):
     """One Gauss-Seidel pass over the manifolds ml lists, in order: normal impulses (with bias
     in the bias pass), then friction in the relax pass (use_bias False). The bodies' velocities
     are held in locals while a manifold is solved.
@@ -478,7 +489,14 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
     have summed in its own order is summed in that order). An impulse of zero is not applied,
     friction within a zero cap that holds no impulse is left alone, and velocities nothing
     changed are not stored back. Results are those of the full passes, bit for bit (but for the
-    sign of a zero)."""
+    sign of a zero).
+
+    cg: the caller's scratch, (>= the manifolds, CG_COUNT) floats, kept across the step's
+    sub-steps: each manifold's lever-arm shift and its points' separations, taken from the poses
+    once a pass (not once a sweep) and, as the bodies move only between the bias and relax
+    passes, kept by the relax pass for the next sub-step's warm start and bias pass (the same
+    arithmetic on the same values: the same bits). cg_ready: cg holds them for the current poses
+    (False on the step's first sub-step and in every relax pass: the pass takes them)."""
     for t in range(ml.shape[0]):
         r = ml[t]
         a = mi[r, M_A]
@@ -489,17 +507,28 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
         bias_rate = mf[r, M_BIAS]
         mscale = mf[r, M_MSCALE]
         iscale = mf[r, M_ISCALE]
-        sh = _half_shift(bf, a, b)
-        dpa = sub(v3(bf[a], B_POS), v3(bf[a], B_POS0))
-        dpb = sub(v3(bf[b], B_POS), v3(bf[b], B_POS0))
-        tha = _rot_delta(bf, a)
-        thb = _rot_delta(bf, b)
-        dp = sub(dpb, dpa)
+        npts = mi[r, M_N]
+        if cg_ready:
+            sh = (cg[r, CG_SH], cg[r, CG_SH + 1], cg[r, CG_SH + 2])
+        else:
+            sh = _half_shift(bf, a, b)
+            dpa = sub(v3(bf[a], B_POS), v3(bf[a], B_POS0))
+            dpb = sub(v3(bf[b], B_POS), v3(bf[b], B_POS0))
+            tha = _rot_delta(bf, a)
+            thb = _rot_delta(bf, b)
+            dp = sub(dpb, dpa)
+            for c in range(3):
+                cg[r, CG_SH + c] = sh[c]
+            for p in range(npts):
+                o = M_P + p * P_STRIDE
+                ra0 = v3(mf[r], o + P_RA)
+                rb0 = v3(mf[r], o + P_RB)
+                d = add(dp, sub(cross(thb, rb0), cross(tha, ra0)))
+                cg[r, CG_S + p] = dot(d, n) + mf[r, o + P_SEP]
         va = v3(bf[a], B_V)
         wa = v3(bf[a], B_W)
         vb = v3(bf[b], B_V)
         wb = v3(bf[b], B_W)
-        npts = mi[r, M_N]
         total_ln = 0.0
         moved = False
         for sweep in range(sweeps):
@@ -514,8 +543,7 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps):
                 o = M_P + p * P_STRIDE
                 ra0 = v3(mf[r], o + P_RA)
                 rb0 = v3(mf[r], o + P_RB)
-                d = add(dp, sub(cross(thb, rb0), cross(tha, ra0)))
-                s = dot(d, n) + mf[r, o + P_SEP]
+                s = cg[r, CG_S + p]
                 if s > 0.0:
                     bias = s * inv_h
                     msc = 1.0

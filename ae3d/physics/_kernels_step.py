@@ -58,6 +58,7 @@ from numba import njit, prange
 from ._kernels_anchors import prepare_anchors, solve_anchors, warm_start_anchors
 from ._kernels_broadphase import compute_bounds, find_pairs
 from ._kernels_contact import (
+    CG_COUNT,
     apply_restitution,
     build_manifolds,
     collide_bodies,
@@ -451,8 +452,8 @@ def _deal_islands(nisl, threads, bs, js, ms):
 
 
 @njit(cache=True, _nrt=False)
-def _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, b_, j_, js_, a_, m_, nsub, h, gx, gy, gz,
-               speed, sweeps, max_speed):
+def _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, cg, b_, j_, js_, a_, m_, nsub, h, gx, gy,
+               gz, speed, sweeps, max_speed):
     """The sub-steps of one run: its bodies b_, joint slots j_ (island k's j_[js_[k]:js_[k+1]]),
     anchor slots a_, manifolds m_."""
     inv_h = 1.0 / h
@@ -460,22 +461,22 @@ def _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, b_, j_, js_, a_, m_, nsub
         _integrate_velocities(bf, bi, b_, h, gx, gy, gz)
         warm_start_joints(bf, bi, jf, ji, j_, jg, s > 0)
         warm_start_anchors(bf, bi, af, ai, a_)
-        warm_start_contacts(bf, mf, mi, m_)
+        warm_start_contacts(bf, mf, mi, m_, cg, s > 0)
         for k in range(js_.shape[0] - 1):
             if js_[k + 1] > js_[k]:
                 jk = j_[js_[k]:js_[k + 1]]
                 err = solve_joints(bf, bi, jf, ji, jk, h, True, jg, s > 0)
                 solve_joints_converged(bf, bi, jf, ji, jk, jg, err)
         solve_anchors(bf, bi, af, ai, a_, h, True)
-        solve_contacts(bf, mf, mi, m_, inv_h, True, speed, sweeps)
+        solve_contacts(bf, mf, mi, m_, inv_h, True, speed, sweeps, cg, s > 0)
         _integrate_positions(bf, bi, si, b_, h, gx, gy, gz, max_speed)
         solve_joints(bf, bi, jf, ji, j_, h, False, jg, False)
         solve_anchors(bf, bi, af, ai, a_, h, False)
-        solve_contacts(bf, mf, mi, m_, inv_h, False, speed, sweeps)
+        solve_contacts(bf, mf, mi, m_, inv_h, False, speed, sweeps, cg, False)
 
 
 @njit(cache=True, parallel=True)
-def _solve_runs(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl, bs, jl, js, al, as_, ml, ms, runs,
+def _solve_runs(bf, bi, si, jf, ji, af, ai, mf, mi, jg, cg, bl, bs, jl, js, al, as_, ml, ms, runs,
                 nsub, h, gx, gy, gz, speed, sweeps, max_speed):
     """The runs (see _deal_islands), each taken by the next free thread (the caller sets
     numba's parallel chunk size to 1: set inside, it could not be cached). Islands share no
@@ -484,7 +485,7 @@ def _solve_runs(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl, bs, jl, js, al, as_,
     for r in prange(runs.shape[0] - 1):
         k0 = runs[r]
         k1 = runs[r + 1]
-        _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, bl[bs[k0]:bs[k1]],
+        _solve_run(bf, bi, si, jf, ji, af, ai, mf, mi, jg, cg, bl[bs[k0]:bs[k1]],
                    jl[js[k0]:js[k1]], js[k0:k1 + 1] - js[k0],
                    al[as_[k0]:as_[k1]], ml[ms[k0]:ms[k1]], nsub, h, gx, gy, gz, speed, sweeps,
                    max_speed)
@@ -571,6 +572,7 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     sweeps = ip[IP_SWEEPS]
     max_speed = fp[FP_MAX_LINEAR_SPEED]
     jg = np.empty((nj, G_COUNT))  # the joints' pose-derived scratch (see solve_joints)
+    cg = np.empty((max(nm, 1), CG_COUNT))  # the contacts' (see solve_contacts)
     isl = _island_scratch(n, nj, na, nm)
     nisl = build_islands(bi, n, lb, si, ji, lj, ai, la, mi1, nm, isl[8], isl[9],
                          (isl[0], isl[1], isl[2], isl[3], isl[4], isl[5], isl[6], isl[7]))
@@ -579,11 +581,11 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     runs = _deal_islands(nisl, threads if threads == 1 else RUNS_PER_THREAD * threads, isl[1],
                          isl[3], isl[7])
     if runs.shape[0] > 2:
-        _solve_runs(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, isl[0], isl[1], isl[2], isl[3],
+        _solve_runs(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, cg, isl[0], isl[1], isl[2], isl[3],
                     isl[4], isl[5], isl[6], isl[7], runs, nsub, h, gx, gy, gz, speed, sweeps,
                     max_speed)
     else:  # one run (one thread, or one island): no parallel launch, no thread left spinning
-        _solve_run(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, isl[0][:isl[1][nisl]],
+        _solve_run(bf, bi, si, jf, ji, af, ai, mf1, mi1, jg, cg, isl[0][:isl[1][nisl]],
                    isl[2][:isl[3][nisl]], isl[3][:nisl + 1],
                    isl[4][:isl[5][nisl]],
                    isl[6][:isl[7][nisl]], nsub, h, gx, gy, gz, speed, sweeps, max_speed)
