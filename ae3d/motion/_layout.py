@@ -360,4 +360,6 @@ S_LUNGE_STRIDES = 90   # strides: a push past this takes no step at all (past S_
 S_RUN_STEPS = 91       # steps per stride of a push's capture distance its run may take
 S_CLOSE_AFTER = 92     # s: on its feet apart at least this before they are brought together
 S_TRIGGER_BACK = 93    # m: the trigger (S_STEP_OFF) for a capture point mostly behind the feet
-PRM_COUNT = 94
+# issue 14, session 8 (steps3): standing still through a push ahead
+S_BLOW_OVERCOMES_AHEAD = 94  # m/s: S_BLOW_OVERCOMES for a blow along the way the pelvis faces
+PRM_COUNT = 95
