@@ -16,8 +16,10 @@ every push from behind of 255 N·s and more was the same 246 N·s push): the cap
 seen is 1.01 m off at 255 N·s, 1.07 at 270, 1.25 at 315, within two strides ahead (1.49 m; issue
 14: strides of 0.745 m ahead, 0.485 aside and back), and stepping stands out of each (3 to 4
 catch steps: the closing step is not counted, and a capture point behind the feet steps past
-0.65 m, issue 14); standing still gives out past 180 N·s from behind (spec 255). Rows the spec
-has otherwise are strict xfails with what they do.
+0.65 m, issue 14). Standing still holds 255 N·s from behind and falls from 270, as the spec's
+table has: a blow ahead lets the balance go past 3.35 m/s (``blow_overcomes_ahead``, session 8;
+at 2.4 every way standing still gave out past 180 N·s). Rows the spec has otherwise are strict
+xfails with what they do.
 """
 
 from __future__ import annotations
