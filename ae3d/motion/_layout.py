@@ -363,4 +363,6 @@ S_TRIGGER_BACK = 93    # m: the trigger (S_STEP_OFF) for a capture point mostly 
 # the protective fall, session 8 (_fall.py: the sideways fall, issue 12)
 S_TUCK_SIDE = 94       # rad: the head's tuck in a fall to the figure's side (S_TUCK: forwards/back)
 S_FAR_FWD = 95         # share: the far arm's reach turned to the figure's front, falling sideways
-PRM_COUNT = 96
+# issue 14, session 8 (steps3): standing still through a push ahead
+S_BLOW_OVERCOMES_AHEAD = 96  # m/s: S_BLOW_OVERCOMES for a blow along the way the pelvis faces
+PRM_COUNT = 97
