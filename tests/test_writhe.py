@@ -216,13 +216,6 @@ def test_face_down_knee_swings(four):
     assert out["face"]["knee"] >= 0.25
 
 
-@pytest.mark.xfail(strict=True, reason="measured: the left upper arm's cosine toward the front "
-                   "-0.70 writhing against -0.54 at rest (held: 0.1 over it; spec 0.70 / 0.01). "
-                   "The protective fall backwards lands the box man curled up on its arms "
-                   "behind it; folded with all their muscle from there (session 5: -0.89) they "
-                   "went through the ground and shoved it 33.5 cm; behind the chest's front "
-                   "plane they are now let go and the pelvis stays (0.9 cm), but the trunk "
-                   "stays curled and the arms lie behind it")
 def test_arms_fold_over_the_front(four):
     out, _ = four
     print(f"\nthe left upper arm toward the front (cosine): writhing {out['writher']['arm']:.2f}, "
@@ -251,12 +244,6 @@ def test_pelvis_drift_struck(four):
     assert d <= 0.03
 
 
-@pytest.mark.xfail(strict=True, reason="measured: the left forearm 42.9 cm to the left of the "
-                   "chest's middle struck on the right forearm, 39.3 cm struck at the chest: 3.5 "
-                   "cm less far across, against 3 cm further held. The fold turns toward the "
-                   "place (1.5 rad a metre), but on its back the box man's arms lie behind the "
-                   "chest's front plane (see test_arms_fold_over_the_front), on 15 % of their "
-                   "muscle, so the fold hardly shows")
 def test_arms_fold_toward_the_place_struck_last(four):
     """The arms fold over the front toward where it was last struck: struck on the right
     forearm once down, the left forearm comes further across to the right than the writher's,

@@ -360,4 +360,10 @@ S_LUNGE_STRIDES = 90   # strides: a push past this takes no step at all (past S_
 S_RUN_STEPS = 91       # steps per stride of a push's capture distance its run may take
 S_CLOSE_AFTER = 92     # s: on its feet apart at least this before they are brought together
 S_TRIGGER_BACK = 93    # m: the trigger (S_STEP_OFF) for a capture point mostly behind the feet
-PRM_COUNT = 94
+# writhing, session 8 (_writhe.py: an arm behind the chest on its back goes out to the side, the
+# spine lies down; a rolling writher lets go)
+S_WR_BEHIND_OUT = 94   # rad: on its back, an arm behind the chest's front plane turned out this
+S_WR_OUT_SHARE = 95    # share: of its muscle, going out
+S_WR_BACK_SPINE = 96   # share: on its back while an arm is behind, the spine toward its rest place
+S_WR_ROLL_SPEED = 97   # rad/s: the pelvis turning faster than this about its length, no bends
+PRM_COUNT = 98
