@@ -33,8 +33,9 @@ hands, curled up, and folded with all its muscle the arm was driven through the 
 the chest and shoving the figure 0.3 m along. On its back such an arm goes out to the side first
 (``behind_out``, straight, along the ground), and the spine lies down straight on ``back_spine``
 of its muscle while an arm is behind; out of there the arm folds over the front on all its
-muscle. Face down it keeps ``behind_face``. While the pelvis turns faster than ``roll_speed``
-about its length (rolling over) the limbs don't writhe, so the bends don't keep it rolling.
+muscle (on its side, as face down, not: there it pushed off the ground and rolled the figure
+onto its back). Face down it keeps ``behind_face``. While the pelvis turns faster than
+``roll_speed`` about its length (rolling over; off by default) the limbs don't writhe.
 The joints that don't writhe drive toward the standing pose (``rest_pose``). Let go from hands
 and knees, every joint drives toward its rest place on ``down_share`` as it goes down, so it
 lies flat on its front (its caught shape held, it tipped onto its side).
@@ -133,6 +134,8 @@ _ARMS = ((human.BONE_UPPERARM_L, human.BONE_LOWERARM_L),
          (human.BONE_UPPERARM_R, human.BONE_LOWERARM_R))
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
+# cosine: the pelvis's front this far up is lying on its back (face down: under -0.5)
+_ON_BACK = 0.5
 
 
 @dataclass(frozen=True)
@@ -205,7 +208,9 @@ class WritheSettings:
 
     # session 8
     behind_out: float = 1.2
-    """rad: on its back, an arm behind the chest's front plane is turned out to the side this
+    """rad: on its back (the pelvis's front up, its cosine with up over 0.5: on its side the arm
+    pushed off the ground and rolled the figure over, 23 cm along), an arm behind the chest's
+    front plane is turned out to the side this
     from its rest place (elbow straight) on ``out_share`` of its muscle, along the ground, so the
     trunk it props comes down; out of there it folds over the front on all its muscle (the box
     man knocked down by 450 N·s: the left upper arm's cosine toward the front 0.72, spec 0.70).
@@ -216,9 +221,10 @@ class WritheSettings:
     """share: on its back while an arm is behind, the spine drives toward its rest place (lying
     straight) on this of its muscle (the rest's 15 % left the box man sitting up curled, its
     chest 0.25 m above the pelvis, leaning back on its hands)."""
-    roll_speed: float = 3.0
+    roll_speed: float = 0.0
     """rad/s: while the pelvis turns faster than this about its length (rolling over), the limbs
-    don't writhe (on ``rest_share``, as the rest); 0: never."""
+    don't writhe (on ``rest_share``, as the rest); 0: never (the default: at 3 rad/s the sweeps'
+    face-down rollers were gone as they were at 0, and the drifts only moved about)."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_WR_LEG_PERIOD] = self.leg_period
@@ -379,6 +385,11 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     legs = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / prm[S_WR_LEG_PERIOD])) * fade
     rock = prm[S_WR_ROCK] * math.sin(2.0 * math.pi * t / prm[S_WR_ROCK_PERIOD])
     face = fi[f, F_WRITHE_FACE] != 0
+    # on its back now (the pelvis's front up): an arm behind goes out and the spine lies down
+    # only so; on its side they pushed off the ground and rolled it onto its back, 0.2 m along
+    pel = pbi[f, _PELVIS, PB_BODY]
+    on_back = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                   bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])[1] > _ON_BACK
     # every joint first on rest_share, toward the standing pose (or the shape held, the
     # landing's); the limbs that writhe are driven below
     to_rest = prm[S_WR_REST_POSE] >= 0.5
@@ -394,7 +405,6 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     # until it slows, so the bends don't keep it rolling
     roll = prm[S_WR_ROLL_SPEED]
     if roll > 0.0:
-        pel = pbi[f, _PELVIS, PB_BODY]
         lx, ly, lz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
                           bf[pel, B_QUAT + 3], ux, uy, uz)
         if abs(bf[pel, B_W] * lx + bf[pel, B_W + 1] * ly + bf[pel, B_W + 2] * lz) > roll:
@@ -477,7 +487,7 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
             behind += 1
             if face:
                 share = min(share, prm[S_WR_BEHIND_FACE])
-            elif prm[S_WR_BEHIND_OUT] > 0.0:
+            elif on_back and prm[S_WR_BEHIND_OUT] > 0.0:
                 # on its back: out to the side first, straight, along the ground (from down
                 # toward the arm's out way), so the trunk it props comes down; then it folds
                 okx, oky, okz = _unit(*_cross(-cux, -cuy, -cuz, ox, oy, oz))
@@ -492,7 +502,7 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * share)
     # on its back with an arm behind, the spine lies down straight (the landing curled it up
     # sitting on its hands; on the rest's share it stayed so)
-    if behind > 0 and not face and prm[S_WR_BACK_SPINE] > rest_share:
+    if behind > 0 and on_back and not face and prm[S_WR_BACK_SPINE] > rest_share:
         for b in (_SPINE1, _CHEST):
             x, y, z, w = _rest(pbf, f, b)
             _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * prm[S_WR_BACK_SPINE])
