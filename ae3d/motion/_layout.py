@@ -366,4 +366,5 @@ S_WR_BEHIND_OUT = 94   # rad: on its back, an arm behind the chest's front plane
 S_WR_OUT_SHARE = 95    # share: of its muscle, going out
 S_WR_BACK_SPINE = 96   # share: on its back while an arm is behind, the spine toward its rest place
 S_WR_ROLL_SPEED = 97   # rad/s: the pelvis turning faster than this about its length, no bends
-PRM_COUNT = 98
+S_WR_ON_BACK = 98      # cosine: the pelvis's front up this far is on its back
+PRM_COUNT = 99
