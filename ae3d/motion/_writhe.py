@@ -29,8 +29,13 @@ frame, kept by ``_wound.wounded``): each shoulder in more by ``toward`` rad a me
 lies across the chest's middle from the arm's side, forward more a metre it lies above the chest
 (the knock-down's blow at the chest: the spec's fold). An arm pointing behind the chest's front
 plane (``arm_behind``) props the figure up: a backward protective fall lands sitting on its
-hands, and folded with all its muscle the arm was driven through the ground, lifting the chest
-and shoving the figure 0.3 m along; such an arm is on ``behind_share`` until the trunk is down.
+hands, curled up, and folded with all its muscle the arm was driven through the ground, lifting
+the chest and shoving the figure 0.3 m along. On its back such an arm goes out to the side first
+(``behind_out``, straight, along the ground), and the spine lies down straight on ``back_spine``
+of its muscle while an arm is behind; out of there the arm folds over the front on all its
+muscle (on its side, as face down, not: there it pushed off the ground and rolled the figure
+onto its back). Face down it keeps ``behind_face``. While the pelvis turns faster than
+``roll_speed`` about its length (rolling over; off by default) the limbs don't writhe.
 The joints that don't writhe drive toward the standing pose (``rest_pose``). Let go from hands
 and knees, every joint drives toward its rest place on ``down_share`` as it goes down, so it
 lies flat on its front (its caught shape held, it tipped onto its side).
@@ -54,6 +59,7 @@ from ae3d.physics._layout import (
     A_TMAX,
     B_POS,
     B_QUAT,
+    B_W,
     DRIVE_AIM,
     DRIVE_POSE,
     J_DEADBAND,
@@ -92,7 +98,9 @@ from ._layout import (
     PB_REST_Q,
     S_HOLD_SHARE,
     S_WR_ARM_BEHIND,
+    S_WR_BACK_SPINE,
     S_WR_BEHIND_FACE,
+    S_WR_BEHIND_OUT,
     S_WR_BEHIND_SHARE,
     S_WR_DOWN_SHARE,
     S_WR_ELBOW,
@@ -103,10 +111,13 @@ from ._layout import (
     S_WR_HIP,
     S_WR_KNEE,
     S_WR_LEG_PERIOD,
+    S_WR_ON_BACK,
+    S_WR_OUT_SHARE,
     S_WR_REST_POSE,
     S_WR_REST_SHARE,
     S_WR_ROCK,
     S_WR_ROCK_PERIOD,
+    S_WR_ROLL_SPEED,
     S_WR_SHOULDER_FWD,
     S_WR_SHOULDER_IN,
     S_WR_TOWARD,
@@ -194,6 +205,32 @@ class WritheSettings:
     258.75 degrees rolled over and over, 2.5 m across the ground (at 0 the sweep's face-down
     writhers lie as they did)."""
 
+    # session 8
+    behind_out: float = 1.2
+    """rad: on its back (the pelvis's front up, ``on_back``: on its side the arm
+    pushed off the ground and rolled the figure over, 23 cm along), an arm behind the chest's
+    front plane is turned out to the side this
+    from its rest place (elbow straight) on ``out_share`` of its muscle, along the ground, so the
+    trunk it props comes down; out of there it folds over the front on all its muscle (the box
+    man knocked down by 450 N·s: the left upper arm's cosine toward the front 0.72, spec 0.70).
+    0: such an arm stays on ``behind_share`` (session 7: it lay behind, -0.70)."""
+    out_share: float = 1.0
+    """share: of its muscle an arm behind goes out with (``behind_out``)."""
+    back_spine: float = 0.5
+    """share: on its back while an arm is behind, the spine drives toward its rest place (lying
+    straight) on this of its muscle (the rest's 15 % left the box man sitting up curled, its
+    chest 0.25 m above the pelvis, leaning back on its hands)."""
+    roll_speed: float = 0.0
+    """rad/s: while the pelvis turns faster than this about its length (rolling over), the limbs
+    don't writhe (on ``rest_share``, as the rest); 0: never (the default: at 3 rad/s the sweeps'
+    face-down rollers were gone as they were at 0, and the drifts only moved about)."""
+
+    on_back: float = 0.8
+    """cosine: the pelvis's front this far up (its cosine with the world's up) is lying on its
+    back, where an arm behind goes out and the spine lies down (``behind_out``): at 0.5 the
+    box man sweep's three drifters at 500 N·s went 24.8, 24.2 and 14.8 cm, at 0.8 15.7, 14.8 and
+    14.4 (the four's fold the same)."""
+
     def pack(self, row: np.ndarray) -> None:
         row[S_WR_LEG_PERIOD] = self.leg_period
         row[S_WR_HIP] = self.hip
@@ -214,6 +251,11 @@ class WritheSettings:
         row[S_WR_REST_POSE] = self.rest_pose
         row[S_WR_FACE_FOLD] = self.face_fold
         row[S_WR_BEHIND_FACE] = self.behind_face
+        row[S_WR_BEHIND_OUT] = self.behind_out
+        row[S_WR_OUT_SHARE] = self.out_share
+        row[S_WR_BACK_SPINE] = self.back_spine
+        row[S_WR_ROLL_SPEED] = self.roll_speed
+        row[S_WR_ON_BACK] = self.on_back
 
 
 # ------------------------------------------------------------------------------ the verbs
@@ -349,6 +391,12 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     legs = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / prm[S_WR_LEG_PERIOD])) * fade
     rock = prm[S_WR_ROCK] * math.sin(2.0 * math.pi * t / prm[S_WR_ROCK_PERIOD])
     face = fi[f, F_WRITHE_FACE] != 0
+    # on its back now (the pelvis's front up): an arm behind goes out and the spine lies down
+    # only so; on its side they pushed off the ground and rolled it onto its back, 0.2 m along
+    pel = pbi[f, _PELVIS, PB_BODY]
+    up_y = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2], bf[pel, B_QUAT + 3],
+                fwd_local[0], fwd_local[1], fwd_local[2])[1]
+    on_back = up_y > prm[S_WR_ON_BACK]
     # every joint first on rest_share, toward the standing pose (or the shape held, the
     # landing's); the limbs that writhe are driven below
     to_rest = prm[S_WR_REST_POSE] >= 0.5
@@ -360,6 +408,14 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
             jf[pbi[f, b, PB_JOINT], J_MOTOR_MAX] = _muscle(f, b, ff, pbf) * rest_share
     # the pelvis's axes (its frame): down, forward, and the hips' turn from down to forward
     ux, uy, uz = up_local[0], up_local[1], up_local[2]
+    # rolling over (the pelvis turning fast about its length): the limbs stay on rest_share
+    # until it slows, so the bends don't keep it rolling
+    roll = prm[S_WR_ROLL_SPEED]
+    if roll > 0.0:
+        lx, ly, lz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                          bf[pel, B_QUAT + 3], ux, uy, uz)
+        if abs(bf[pel, B_W] * lx + bf[pel, B_W + 1] * ly + bf[pel, B_W + 2] * lz) > roll:
+            return True
     vx, vy, vz = fwd_local[0], fwd_local[1], fwd_local[2]
     kx, ky, kz = _unit(*_cross(-ux, -uy, -uz, vx, vy, vz))
     hip = (prm[S_WR_FACE_HIP] if face else prm[S_WR_HIP]) * legs
@@ -397,6 +453,7 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
                           bf[sbd, B_POS + 2] + wz - bf[ch, B_POS + 2])
     toward = prm[S_WR_TOWARD]
     up_by = max(-0.5, min(0.5, toward * (px * cux + py * cuy + pz * cuz)))
+    behind = 0
     for arm in range(2):
         ub = _ARMS[arm][0]
         lb = _ARMS[arm][1]
@@ -425,18 +482,38 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         x, y, z, w = qmul(qx, qy, qz, qw, rx, ry, rz, rw)
         # an arm pointing behind the chest's front plane props the figure up (a backward
         # protective fall lands sitting on its hands): folded with all its muscle it was driven
-        # through the ground, lifting the chest and shoving the figure along; on behind_share
-        # the trunk comes down onto it, and then it folds
+        # through the ground, lifting the chest and shoving the figure along; on its back it
+        # goes out to the side first, the trunk comes down, and then it folds
         share = arms_share
         su = pbi[f, ub, PB_BODY]
         dx, dy, dz = qrot(bf[su, B_QUAT], bf[su, B_QUAT + 1], bf[su, B_QUAT + 2],
                           bf[su, B_QUAT + 3], -jf[ju, J_PB], -jf[ju, J_PB + 1], -jf[ju, J_PB + 2])
         dx, dy, dz = _unit(*qrot(-hx, -hy, -hz, hw, dx, dy, dz))
+        elbow = prm[S_WR_ELBOW] * fade
         if dx * cvx + dy * cvy + dz * cvz < -prm[S_WR_ARM_BEHIND]:
-            share = min(share, prm[S_WR_BEHIND_FACE] if face else prm[S_WR_BEHIND_SHARE])
+            behind += 1
+            if face:
+                share = min(share, prm[S_WR_BEHIND_FACE])
+            elif on_back and prm[S_WR_BEHIND_OUT] > 0.0:
+                # on its back: out to the side first, straight, along the ground (from down
+                # toward the arm's out way), so the trunk it props comes down; then it folds
+                okx, oky, okz = _unit(*_cross(-cux, -cuy, -cuz, ox, oy, oz))
+                qx, qy, qz, qw = _axis_q(okx, oky, okz, prm[S_WR_BEHIND_OUT])
+                x, y, z, w = qmul(qx, qy, qz, qw, rx, ry, rz, rw)
+                elbow = 0.0
+                share = min(share, prm[S_WR_OUT_SHARE])
+            else:
+                share = min(share, prm[S_WR_BEHIND_SHARE])
         _drive(f, ub, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ub, ff, pbf) * share)
-        x, y, z, w = _hinged(pbf, f, lb, jf, pbi[f, lb, PB_JOINT], prm[S_WR_ELBOW] * fade)
+        x, y, z, w = _hinged(pbf, f, lb, jf, pbi[f, lb, PB_JOINT], elbow)
         _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * share)
+    # on its back with an arm behind, the spine lies down straight (the landing curled it up
+    # sitting on its hands; on the rest's share it stayed so)
+    spine = prm[S_WR_BACK_SPINE]
+    if behind > 0 and on_back and not face and spine > rest_share:
+        for b in (_SPINE1, _CHEST):
+            x, y, z, w = _rest(pbf, f, b)
+            _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * spine)
     return True
 
 
