@@ -368,8 +368,8 @@ S_BLOW_OVERCOMES_AHEAD = 96  # m/s: S_BLOW_OVERCOMES for a blow along the way th
 # writhing, session 8 (_writhe.py: an arm behind the chest on its back goes out to the side, the
 # spine lies down; a rolling writher lets go)
 S_WR_BEHIND_OUT = 97   # rad: on its back, an arm behind the chest's front plane turned out this
-S_WR_OUT_SHARE = 98   # share: of its muscle, going out
+S_WR_OUT_SHARE = 98    # share: of its muscle, going out
 S_WR_BACK_SPINE = 99   # share: on its back while an arm is behind, the spine toward its rest place
 S_WR_ROLL_SPEED = 100  # rad/s: the pelvis turning faster than this about its length, no bends
-S_WR_ON_BACK = 101  # cosine: the pelvis's front up this far is on its back
+S_WR_ON_BACK = 101     # cosine: the pelvis's front up this far is on its back
 PRM_COUNT = 102
