@@ -385,7 +385,7 @@ def apply_impulse(e: Any, body: Body, impulse: Any, point: Any = None) -> None:
     bodies, dv, dw, scale = blow_response(w, s, j, p)
     if len(bodies) > 1:
         for i, b in enumerate(bodies):
-            w.wake(b)
+            w.wake(int(b))
             w.bf[b, L.B_V:L.B_V + 3] += dv[i]
             w.bf[b, L.B_W:L.B_W + 3] += dw[i]
         w.blow_stats[0] += 1
