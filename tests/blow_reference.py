@@ -20,6 +20,7 @@ from ae3d.physics._blow import (
     PLANE_MARGIN,
     SPEED_CAP,
     SPIN_CAP,
+    _rot,  # the rotation matrix of a unit quaternion, one place
 )
 from ae3d.physics._kernels_blow import _ground_sweeps
 from ae3d.physics._kernels_step import FP_DT as _DT
@@ -29,13 +30,6 @@ def _skew(r: np.ndarray) -> np.ndarray:
     return np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
 
 
-def _rot(q: np.ndarray) -> np.ndarray:
-    x, y, z, w = q
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ])
 
 
 def _qconj(q: np.ndarray) -> np.ndarray:

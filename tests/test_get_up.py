@@ -20,9 +20,9 @@ ground have ``set_get_up(body, 0.5)``. Held to the spec's limits:
 
 Beyond the spec: a figure knocked back onto a 10° slope, one slumped back against a wall (LIMP,
 its knees pushed, sitting on its folded legs: it rises facing its knees, not its feet behind it),
-one knocked onto its side, each up within the same limits. And a sweep: box man and Mixamo man, felled at the chest by 300
-and 450 N·s from six directions; every felled figure gets up within the same limits. The spec's
-table is printed (``-s``).
+one knocked onto its side, each up within the same limits. And a sweep: box man and Mixamo man,
+felled at the chest by 300 and 450 N·s from six directions; every felled figure gets up within
+the same limits. The spec's table is printed (``-s``).
 
 The feet's plants (spec: "planted feet are held at 30 Hz"): once a stage that keeps the feet
 begins, neither ankle slides more than ``SLIDE`` (5 mm) over the ground, bodies or drawn. The

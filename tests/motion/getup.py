@@ -367,8 +367,8 @@ def beyond_scene(seconds: float = 8.0, clips: bool = False) -> dict:
     LIMP with a wall just behind its heels, its knees pushed (it slumps back against the wall,
     sitting on its folded legs, its back and head on the wall), one knocked onto its side
     (400 N·s from its right), each set_get_up(0.5). (A POWERED figure knocked back toward a
-    wall is held up by it, the spec's pin: it never lies down against it.) Returns the rows and, for the slope, the deepest any body
-    went into the slope on the way up (m)."""
+    wall is held up by it, the spec's pin: it never lies down against it.) Returns the rows
+    and, for the slope, the deepest any body went into the slope on the way up (m)."""
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
