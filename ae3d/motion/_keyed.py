@@ -41,7 +41,7 @@ from ae3d import human, physics
 from ae3d.physics import _layout as PL
 from ae3d.physics._kernels_query import raycast as _raycast
 
-from ._kin import local_to_world, qdelta_rotvec, qexp, qmul, qnorm, qrot
+from ._kin import local_to_world, qdelta_rotvec, qmul, qrot, turn_into
 from ._service import PARENT
 
 STAGE = 0.7          # s: each stage of a keyed way (spec: three stages of 0.7 s)
@@ -66,14 +66,7 @@ def interpolate(nb, a_q, a_t, b_q, b_t, s, out_q, out_t):
     for b in range(nb):
         rx, ry, rz = qdelta_rotvec(a_q[b, 0], a_q[b, 1], a_q[b, 2], a_q[b, 3],
                                    b_q[b, 0], b_q[b, 1], b_q[b, 2], b_q[b, 3])
-        ex, ey, ez, ew = qexp(rx * s, ry * s, rz * s)
-        qx, qy, qz, qw = qnorm(*qmul(ex, ey, ez, ew, a_q[b, 0], a_q[b, 1], a_q[b, 2], a_q[b, 3]))
-        if qw < 0.0:
-            qx, qy, qz, qw = -qx, -qy, -qz, -qw
-        out_q[b, 0] = qx
-        out_q[b, 1] = qy
-        out_q[b, 2] = qz
-        out_q[b, 3] = qw
+        turn_into(rx * s, ry * s, rz * s, a_q, b, out_q, b)
     for c in range(3):
         out_t[0, c] = a_t[0, c] + (b_t[0, c] - a_t[0, c]) * s
 
