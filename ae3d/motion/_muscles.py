@@ -32,6 +32,7 @@ from ae3d.physics._layout import (
     J_DRIVE,
     J_DRIVE_MAX_W,
     J_DRIVE_TIME,
+    J_FEED,
     J_L_MOTOR,
     J_L_SPRING,
     J_MOTOR_MAX,
@@ -139,6 +140,9 @@ def muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji):
                 jf[j, J_L_MOTOR + 1] = 0.0
                 jf[j, J_L_MOTOR + 2] = 0.0
         jf[j, J_MOTOR_MAX] = budget
+        # the drive feeds the clip's own turning forward (physics' _drive_wt_fed) wherever the
+        # muscle follows the clip, not a held shape: a servo alone trails a turning clip
+        jf[j, J_FEED] = 1.0 if budget > 0.0 and hold == 0.0 else 0.0
         jf[j, J_DRIVE_TIME] = drive_time
         jf[j, J_DRIVE_MAX_W] = drive_max_w
         jf[j, J_DEADBAND] = band
