@@ -344,10 +344,15 @@ def joint_set_motor(e, j: int, max_torque: float, velocity=(0.0, 0.0, 0.0)) -> N
 
 
 def joint_set_drive(e, j: int, target, max_torque: float, time: float = 0.05,
-                    max_speed: float = 20.0, deadband: float = 0.0) -> None:
+                    max_speed: float = 20.0, deadband: float = 0.0,
+                    feed_forward: bool = False) -> None:
     """Drive joint ``j`` toward the body-relative rotation ``target`` (qa^-1 qb): each step the
     motor is asked for the relative angular velocity that closes the gap in ``time`` s, capped at
-    ``max_speed`` rad/s, within ``max_torque`` N·m; within ``deadband`` rad of it, it brakes."""
+    ``max_speed`` rad/s, within ``max_torque`` N·m; within ``deadband`` rad of it, it brakes.
+    ``feed_forward``: a target set anew each step (an animation's) is followed at its own rate of
+    turning too (from the last step's target to this one's, up to ``max_speed``), the gap closed
+    toward where it was as the step starts: no lag behind a turning target (a servo alone trails
+    it by about twice its turn in a step). A target that stays put sees no change."""
     w = _world(e)
     j = _joint(w, j)
     q = _quat(target, "target")
@@ -355,6 +360,9 @@ def joint_set_drive(e, j: int, target, max_torque: float, time: float = 0.05,
     t = V.positive(time, "time", unit="s")
     top = V.nonneg(max_speed, "max_speed", unit="rad/s", hi_limit="MAX_ANGULAR_SPEED")
     band = _num(deadband, "deadband", 0.0)
+    if not isinstance(feed_forward, (bool, np.bool_)):
+        raise TypeError("feed_forward must be True or False")
+    w.jf[j, L.J_FEED] = 1.0 if feed_forward else 0.0
     w.jf[j, L.J_TARGET:L.J_TARGET + 4] = q
     w.jf[j, L.J_MOTOR_MAX] = tau
     w.jf[j, L.J_DRIVE_TIME] = t

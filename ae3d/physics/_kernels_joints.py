@@ -3,7 +3,7 @@ with friction, springs and torque-capped motors. OWNED BY THE JOINTS WORK (issue
 
 Contract with the step loop (``_kernels_step.step_world``), called for the slots in use on no
 parked body (lj), in order:
-    prepare_joints(bf, bi, jf, ji, lj, h)              once per step, before the sub-steps
+    prepare_joints(bf, bi, jf, ji, lj, h, dt)          once per step, before the sub-steps
     warm_start_joints(bf, bi, jf, ji, jl, g, g_ready)  each sub-step (jl: the slots, in order)
     solve_joints(bf, bi, jf, ji, jl, h, use_bias, g, g_ready)
                                                        each sub-step, bias pass then relax pass
@@ -99,6 +99,7 @@ from ._layout import (
     J_DRIVE,
     J_DRIVE_MAX_W,
     J_DRIVE_TIME,
+    J_FEED,
     J_FLAGS,
     J_FRICTION,
     J_H,
@@ -133,6 +134,7 @@ from ._layout import (
     J_SWING_Z,
     J_TARGET,
     J_TARGET_ANGLE,
+    J_TARGET_PREV,
     J_TWIST_HI,
     J_TWIST_LO,
     J_WT,
@@ -556,9 +558,50 @@ def _drive_wt(jf, ji, j, kind, qa, qb):
     """The motor's target relative angular velocity (world, rad/s) from the bodies' current
     rotations: a pose or aim drive closes the gap in J_DRIVE_TIME, capped at J_DRIVE_MAX_W; any
     other motor runs at its J_MOTOR_W (frame A). Taken again every sub-step (see _solve_pass)."""
+    tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
+    return _drive_wt_to(jf, ji, j, kind, qa, qb, tq)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _drive_wt_fed(jf, ji, j, kind, qa, qb, dt):
+    """``_drive_wt`` at the step's start with the pose drive's feed-forward (J_FEED): a target
+    that turned since the last step (J_TARGET_PREV -> J_TARGET, the clip's own turning, about
+    frame A) is followed at that rate, and the gap is closed toward where the target was as this
+    step starts (J_TARGET_PREV), so that a body on its moving target stays on it: it turns with
+    the target over the step and ends it on J_TARGET. Without it the servo trails a target turning
+    at w by about twice w times the step (its gap taken once a step, a third of it closed in a
+    step at the 50 ms drive): the part-powered head 0.066 cm behind Idle's sway (#658).
+    A target that did not move (the same bits), a turn faster than J_DRIVE_MAX_W (a jump: a mode
+    change, a key snapped to) or a joint not fed: exactly ``_drive_wt``. dt: the step (s)."""
+    tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
+    if not (jf[j, J_FEED] > 0.0) or ji[j, J_DRIVE] != DRIVE_POSE or not (dt > 0.0):
+        return _drive_wt_to(jf, ji, j, kind, qa, qb, tq)
+    tp = (jf[j, J_TARGET_PREV], jf[j, J_TARGET_PREV + 1], jf[j, J_TARGET_PREV + 2],
+          jf[j, J_TARGET_PREV + 3])
+    if tp[0] == tq[0] and tp[1] == tq[1] and tp[2] == tq[2] and tp[3] == tq[3]:
+        return _drive_wt_to(jf, ji, j, kind, qa, qb, tq)
+    n2 = tp[0] * tp[0] + tp[1] * tp[1] + tp[2] * tp[2] + tp[3] * tp[3]
+    if not (n2 > 0.5):   # never set (a new slot): nothing to feed forward
+        return _drive_wt_to(jf, ji, j, kind, qa, qb, tq)
+    d = rotvec(qmul(tq, qconj(tp)))     # the target's turn over the last step, frame A
+    k = 1.0 / dt
+    if _len(d) * k > jf[j, J_DRIVE_MAX_W]:
+        return _drive_wt_to(jf, ji, j, kind, qa, qb, tq)
+    ff = qrot(qa, (d[0] * k, d[1] * k, d[2] * k))
+    wt = _drive_wt_to(jf, ji, j, kind, qa, qb, tp)
+    if kind == JOINT_HINGE:
+        axis = qrot(qmul(qa, (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3])),
+                    (1.0, 0.0, 0.0))
+        c = _dot(axis, ff)
+        ff = (axis[0] * c, axis[1] * c, axis[2] * c)
+    return (wt[0] + ff[0], wt[1] + ff[1], wt[2] + ff[2])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _drive_wt_to(jf, ji, j, kind, qa, qb, tq):
+    """``_drive_wt`` toward the body-relative target ``tq`` (a pose drive's)."""
     fqa = (jf[j, J_QA], jf[j, J_QA + 1], jf[j, J_QA + 2], jf[j, J_QA + 3])
     fqb = (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3])
-    tq = (jf[j, J_TARGET], jf[j, J_TARGET + 1], jf[j, J_TARGET + 2], jf[j, J_TARGET + 3])
     drive = ji[j, J_DRIVE]
     if drive == DRIVE_POSE or drive == DRIVE_AIM:
         if drive == DRIVE_AIM:
@@ -600,14 +643,19 @@ def _drive_wt_hinge_pose(jf, j, qa, fa, axis, cur):
 
 
 @njit(cache=True, _nrt=False)
-def prepare_joints(bf, bi, jf, ji, lj, h):
-    """Once per step: softness and the motor's target velocity (world); the rotational mass
-    as the step begins (the solve takes it again from each sub-step's pose). lj: the joint
-    slots in use on no parked body, ascending."""
+def prepare_joints(bf, bi, jf, ji, lj, h, dt):
+    """Once per step (dt s, of sub-steps h): softness and the motor's target velocity (world),
+    with the pose drive's feed-forward (``_drive_wt_fed``); the rotational mass as the step
+    begins (the solve takes it again from each sub-step's pose). lj: the joint slots in use on
+    no parked body, ascending. Every joint's J_TARGET is kept as J_TARGET_PREV for the next."""
     for t in range(lj.shape[0]):
         j = lj[t]
         kind, a, b = _joint_bodies(ji, j)
-        if kind == JOINT_FREE or not _active(bf, bi, a, b):
+        if kind == JOINT_FREE:
+            continue
+        if not _active(bf, bi, a, b):
+            for c in range(4):
+                jf[j, J_TARGET_PREV + c] = jf[j, J_TARGET + c]
             continue
         jf[j, J_H] = h
         jf[j, J_SIN_Y] = math.sin(0.5 * min(jf[j, J_SWING_Y], math.pi))
@@ -638,13 +686,15 @@ def prepare_joints(bf, bi, jf, ji, lj, h):
         fqb = (jf[j, J_QB], jf[j, J_QB + 1], jf[j, J_QB + 2], jf[j, J_QB + 3])
         if kind == JOINT_HINGE:
             jf[j, J_TARGET_ANGLE] = hinge_angle(qmul(qconj(fqa), qmul(tq, fqb)))
-        if DRIVE_EVERY_SUBSTEP and jf[j, J_MOTOR_MAX] > 0.0:
-            # the first bias pass of every sub-step takes it again before the motor reads it
-            continue
-        wt = _drive_wt(jf, ji, j, kind, qa, qb)
-        jf[j, J_WT] = wt[0]
-        jf[j, J_WT + 1] = wt[1]
-        jf[j, J_WT + 2] = wt[2]
+        # (DRIVE_EVERY_SUBSTEP: the first bias pass of every sub-step takes it again before the
+        # motor reads it, without the feed-forward)
+        if not (DRIVE_EVERY_SUBSTEP and jf[j, J_MOTOR_MAX] > 0.0):
+            wt = _drive_wt_fed(jf, ji, j, kind, qa, qb, dt)
+            jf[j, J_WT] = wt[0]
+            jf[j, J_WT + 1] = wt[1]
+            jf[j, J_WT + 2] = wt[2]
+        for c in range(4):
+            jf[j, J_TARGET_PREV + c] = jf[j, J_TARGET + c]
 
 
 # ============================================================== warm start

@@ -567,7 +567,7 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
         _start_poses(bf, bi, lb)
     ip[IP_OUT_WOKEN] = woke
 
-    prepare_joints(bf, bi, jf, ji, lj, h)
+    prepare_joints(bf, bi, jf, ji, lj, h, dt)
     prepare_anchors(bf, bi, af, ai, la, h)
     prepare_contacts(bf, mf1, mi1, nm, h, fp[FP_CONTACT_HZ], fp[FP_CONTACT_ZETA])
     speed = fp[FP_CONTACT_SPEED]

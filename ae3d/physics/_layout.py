@@ -137,7 +137,10 @@ J_H = 87           # s: the sub-step of the last step (for reading torques back)
 J_SIN_Y = 88       # sin(J_SWING_Y / 2), once per step (the cone's ellipse in quaternion space)
 J_SIN_Z = 89       # sin(J_SWING_Z / 2)
 J_KINV = 90        # 90..98 the point's inverse effective mass K^-1 (once per step, row-major)
-JF_COUNT = 99
+J_TARGET_PREV = 99 # 99..102 J_TARGET as the last step had it (the pose drive's feed-forward)
+J_FEED = 103       # 1: the pose drive feeds its target's own turning forward (0: off; see
+                   # _kernels_joints._drive_wt_fed)
+JF_COUNT = 104
 
 # ------------------------------------------------------------ anchors (owned by _kernels_anchors)
 # ai[:, A_KIND] == ANCHOR_FREE marks an unused slot; A_BODY the body slot it holds.
