@@ -60,6 +60,7 @@ from ._layout import (
     S_FALL_ASSIST,
     S_FAR_FWD,
     S_KNEE_GIVE,
+    S_LAND_LEAN,
     S_REACH_DOWN,
     S_REACH_OUT,
     S_SPINE_BEND,
@@ -266,11 +267,13 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
     side_of = abs(fx * dz - fz * dx) / fh if fh > 1e-9 else 0.0
     # the reach: each arm straight toward the fall, down and out to its own side; falling to its
     # side, the far arm (its shoulder behind the chest along the fall) turned to the front. Each
-    # arm's share of that turn is taken as the fall begins and kept through it: read again each
-    # step, a figure falling back and to its side (from 60 degrees) that sat on its hands turned
-    # on the ground, its arm's share grew from none to a third, the arm swung and rolled it onto
-    # its back, propped on both hands, where it rocked and was never still (never caught, never
-    # up: tests/test_get_up.py's sweep)
+    # arm's share of that turn is read while the figure leans less than the landing's lean (in
+    # the air) and kept from there: read on, a figure falling back and to its side (from 60
+    # degrees) that sat on its hands turned on the ground, its arm's share grew from none to a
+    # third, the arm swung and rolled it onto its back, propped on both hands, where it rocked
+    # and was never still (never caught, never up: tests/test_get_up.py's sweep). Taken once as
+    # the fall began (lean 0.35), the Mixamo man pushed to its side had 10 of 12 heads slower
+    # (tests/test_falls.py's sideways sweep; read each step 12 of 12)
     down = prm[S_REACH_DOWN]
     out = prm[S_REACH_OUT]
     chest = pbi[f, _CHEST, PB_BODY]
@@ -288,7 +291,7 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
         sg = 1.0 if side >= 0.0 else -1.0
         hx, hz = dx, dz
         on = math.sqrt(ox * ox + oz * oz)
-        if first:
+        if first or ff[f, F_LEAN] < prm[S_LAND_LEAN]:
             # the far arm's share: 1 for an arm straight behind the chest along the fall, 0 for
             # one across it (falling forwards or back); none from a fall toward its back
             # (``S_BACKWARDS``'s cosine) on, where the front is away from the fall
