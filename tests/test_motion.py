@@ -226,14 +226,10 @@ def test_fallers_hands_reach_the_ground_first(fallers):
         assert np.isnan(f.head_speed[0]) or f.hands_first[0] == 1
 
 
-@pytest.mark.parametrize("way", [
-    "over backwards", "forwards",
-    pytest.param("sideways", marks=pytest.mark.xfail(
-        strict=True, reason="measured with the whole blow and the ground's share of it (issue "
-        "18: 400 N·s reaches the figure, 5.1 m/s): a hand is down 0.50 s after the blow, but "
-        "the protected head meets the ground at 0.53 m/s (its twin's at 1.53), the far arm "
-        "swinging over the head; with the far arm in front (_fall far_fwd 1.0, off by default) "
-        "a hand is down at 0.48 s and the head never meets the ground (session 8)"))])
+# sideways (session 8, the far arm along the fall): the protected head met the ground at 0.53 m/s
+# (its twin's at 1.53), the far arm swinging over the head; with the far arm in front (_fall
+# far_fwd 1.0, the default since session 9) a hand is down at 0.48 s and the head never meets it
+@pytest.mark.parametrize("way", ["over backwards", "forwards", "sideways"])
 def test_fallers_head_never_meets_the_ground(fallers, way):
     assert np.isnan(fallers[way].head_speed[0])
 

@@ -48,6 +48,7 @@ from ._kin import body_quat, qmul, qnorm, qrot
 from ._layout import (
     F_AIMED,
     F_FALL_DIR,
+    F_FALL_FAR,
     F_FALLING,
     F_LAND,
     F_LEAN,
@@ -59,6 +60,7 @@ from ._layout import (
     S_FALL_ASSIST,
     S_FAR_FWD,
     S_KNEE_GIVE,
+    S_LAND_LEAN,
     S_REACH_DOWN,
     S_REACH_OUT,
     S_SPINE_BEND,
@@ -123,14 +125,18 @@ class FallSettings:
     # Over directions (ten falls each, 350-480 N·s, the reference ragdoll; far_fwd 0 -> 1):
     # 90 deg 9 -> 10, 6 -> 0 second; -90 9 -> 10, 6 -> 0; 60 9 -> 10, 1 -> 0; -60 10, 0;
     # 105 10 -> 9, 0 -> 1; 120 and 150 as before (the blend to none toward the back).
-    # Off by default (0): at 1.0 test_get_up's box man felled by 300 N·s from 60 degrees never
-    # gets up (0.5: it gets up past the sweep's limits) and two of test_writhe's 64 box men
-    # (135 and 225 degrees) writhe face down with a leg's swing of 0.20 rad against 0.30
+    # On by default since session 9. Session 8 left it off: at 1.0 test_get_up's box man felled
+    # by 300 N·s from 60 degrees never got up (the far arm's share, read each step, grew from
+    # none to a third as it sat turned on its hands; the arm swung, rolled it onto its back
+    # propped on both hands, and it rocked there, never still: now each arm's share is taken as
+    # the fall begins, F_FALL_FAR) and two of test_writhe's 64 box men (135 and 225 degrees)
+    # writhed with a leg's swing of 0.20 rad against 0.30 (landed still rolling over onto its
+    # face, read as on its back: _writhe.py now reads it again each step until it lies)
     tuck_side: float = 0.8
     """rad: the head's tuck in a fall to the figure's side (``tuck`` forwards and backwards),
     blended by how far the fall is to its side (the sine between the pelvis's forward and the
     way of the fall)."""
-    far_fwd: float = 0.0
+    far_fwd: float = 1.0
     """share: in a fall to its side, the far arm's reach (the arm on the side away from the
     fall) turned from the way of the fall to the figure's front, so it comes down in front of the
     chest rather than over the head; blended to none as the fall turns toward its back
@@ -243,7 +249,8 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
     # the way of the fall: the pelvis's up over the ground (kept while it stands near upright)
     ux, uy, uz = qrot(qx, qy, qz, qw, up_local[0], up_local[1], up_local[2])
     h = math.sqrt(ux * ux + uz * uz)
-    if h > 0.1 or fi[f, F_AIMED] == 0:
+    first = fi[f, F_AIMED] == 0
+    if h > 0.1 or first:
         if h < 1e-9:
             ux, uz, h = 0.0, -1.0, 1.0
         ff[f, F_FALL_DIR] = ux / h
@@ -259,7 +266,14 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
     fh = math.sqrt(fx * fx + fz * fz)
     side_of = abs(fx * dz - fz * dx) / fh if fh > 1e-9 else 0.0
     # the reach: each arm straight toward the fall, down and out to its own side; falling to its
-    # side, the far arm (its shoulder behind the chest along the fall) turned to the front
+    # side, the far arm (its shoulder behind the chest along the fall) turned to the front. Each
+    # arm's share of that turn is read while the figure leans less than the landing's lean (in
+    # the air) and kept from there: read on, a figure falling back and to its side (from 60
+    # degrees) that sat on its hands turned on the ground, its arm's share grew from none to a
+    # third, the arm swung and rolled it onto its back, propped on both hands, where it rocked
+    # and was never still (never caught, never up: tests/test_get_up.py's sweep). Taken once as
+    # the fall began (lean 0.35), the Mixamo man pushed to its side had 10 of 12 heads slower
+    # (tests/test_falls.py's sideways sweep; read each step 12 of 12)
     down = prm[S_REACH_DOWN]
     out = prm[S_REACH_OUT]
     chest = pbi[f, _CHEST, PB_BODY]
@@ -277,12 +291,17 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
         sg = 1.0 if side >= 0.0 else -1.0
         hx, hz = dx, dz
         on = math.sqrt(ox * ox + oz * oz)
-        if on > 1e-9 and fh > 1e-9:
+        if first or ff[f, F_LEAN] < prm[S_LAND_LEAN]:
             # the far arm's share: 1 for an arm straight behind the chest along the fall, 0 for
             # one across it (falling forwards or back); none from a fall toward its back
             # (``S_BACKWARDS``'s cosine) on, where the front is away from the fall
-            behind = max(0.0, min(1.0, 1.0 + (fx * dx + fz * dz) / (fh * prm[S_BACKWARDS])))
-            far = max(0.0, -(ox * dx + oz * dz) / on) * prm[S_FAR_FWD] * behind
+            far = 0.0
+            if on > 1e-9 and fh > 1e-9:
+                behind = max(0.0, min(1.0, 1.0 + (fx * dx + fz * dz) / (fh * prm[S_BACKWARDS])))
+                far = max(0.0, -(ox * dx + oz * dz) / on) * prm[S_FAR_FWD] * behind
+            ff[f, F_FALL_FAR + k] = far
+        far = ff[f, F_FALL_FAR + k]
+        if far > 0.0 and fh > 1e-9:
             hx = (1.0 - far) * dx + far * fx / fh
             hz = (1.0 - far) * dz + far * fz / fh
         ax = hx + sg * out * kx

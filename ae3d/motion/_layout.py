@@ -86,7 +86,9 @@ F_STEP_ANIM_PREV = 75  # 75..77 the animation's pelvis position the step before 
 F_GU_CLIP_D = 78   # s: the get-up clip's length on a clip way (0: the keyed way)
 # owner _writhe.py, session 6 (the arms fold toward where it was last struck)
 F_STRUCK_LAST_P = 79  # 79..81 the point struck last, in its bone's body frame (m; _wound.wounded)
-FF_COUNT = 82
+# owner _fall.py, session 9 (the far arm's share, taken as the fall begins)
+F_FALL_FAR = 82   # 82..83 each arm's share of the reach turned to the front (0..1)
+FF_COUNT = 84
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py

@@ -378,6 +378,15 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         fx, fy, fz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
                           bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])
         fi[f, F_WRITHE_FACE] = 1 if fy < -0.5 else 0
+    if fi[f, F_LYING] == 0:
+        # landed still rolling (a sideways faller whose far arm came down in front goes on over
+        # onto its face): face down or not is read again each step until it lies, so it writhes
+        # as it comes to lie (read once as it landed, such a figure writhed face down with its
+        # back's bends, the hips drawn up and the knees at 0.2 rad)
+        pel = pbi[f, _PELVIS, PB_BODY]
+        fy = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                  bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])[1]
+        fi[f, F_WRITHE_FACE] = 1 if fy < -0.5 else 0
     t = ff[f, F_WRITHE_T]
     total = ff[f, F_WRITHE_S]
     if t >= total or land != LAND_DOWN:

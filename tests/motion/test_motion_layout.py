@@ -57,6 +57,9 @@ PBI_COLUMNS = ("PB_JOINT", "PB_BODY", "PB_FOLLOW", "PB_PART_MODE")
 # writhing toward the place struck last (_writhe.py, session 6)
 WIDE.update({"F_STRUCK_LAST_P": 3})
 FLOAT_F += ("F_STRUCK_LAST_P",)
+# the far arm's share of the reach, each arm's, taken as the fall begins (_fall.py, session 9)
+WIDE.update({"F_FALL_FAR": 2})
+FLOAT_F += ("F_FALL_FAR",)
 
 
 def _tile(cols, count):
