@@ -105,11 +105,11 @@ from ._layout import (
     S_WR_DOWN_SHARE,
     S_WR_ELBOW,
     S_WR_FACE_ARMS,
-    S_WR_FADE_KEEP,
-    S_WR_FADE_SHARE,
     S_WR_FACE_FOLD,
     S_WR_FACE_HIP,
     S_WR_FACE_KNEE,
+    S_WR_FADE_KEEP,
+    S_WR_FADE_SHARE,
     S_WR_HIP,
     S_WR_KNEE,
     S_WR_LEG_PERIOD,
@@ -183,7 +183,11 @@ class WritheSettings:
     keeps its whole momentum (physics/_blow.py) the box man knocked down by 450 N·s lands sitting
     up higher on such arms, and the legs let down rocked the pelvis back onto the propped trunk
     (lifted 7 cm: drift 3.89 cm) or, struck on the forearm, slid it 8 cm toward its head (9.31
-    cm); on 15 % the arms lower the trunk and the pelvis stays (0.99 cm both)."""
+    cm); on 15 % the arms lower the trunk and the pelvis stays (0.99 cm both). Session 9: 0
+    again, with the bends fading to their middle (``fade_keep``): on its side the arm behind on
+    15 % propped the trunk leaning back, gave way 1.6 s in and the box man rolled onto its back,
+    12-13 cm along (from 112.5 and 247.5 degrees at 500 N·s); on 0 it is down sooner, 6.2 and
+    6.4 cm (the four: 2.40 cm struck on the forearm, 0.14 face down)."""
     toward: float = 1.5
     """rad/m: the fold turned toward where it was last struck: the shoulders in more (or less)
     by this for each metre the place lies across the chest's middle, forward more (less) for
@@ -236,11 +240,16 @@ class WritheSettings:
     # session 9
     fade_share: float = 1.0
     """share: as the bends fade (the second half of its time) the writhing limbs' muscle fades
-    with them, from all of it to this (1: all of it to the end)."""
+    with them, from all of it to this (1: all of it to the end, the default: at 0.15 and 0.4 the
+    side-liers still rolled onto their backs, 11-15 cm; the Mixamo man from 90 degrees 18.1 and
+    8.7 cm)."""
 
     fade_keep: float = 1.0
     """share: as it fades the bends go to this share of their middle (the legs half drawn up,
-    the arms folded without the rock), not to straight (0)."""
+    the arms folded without the rock), not to straight (0, session 8): straightened, a figure
+    writhing on its side became a plank and rolled onto its back as it faded, its pelvis 10-25 cm
+    along (box man 157.5 degrees at 500 N·s 14.8 cm, now 0.9; the Mixamo man from 90 degrees
+    23.4, now 7.7). It ends curled up, and holds that."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_WR_LEG_PERIOD] = self.leg_period
