@@ -374,4 +374,6 @@ S_WR_OUT_SHARE = 98    # share: of its muscle, going out
 S_WR_BACK_SPINE = 99   # share: on its back while an arm is behind, the spine toward its rest place
 S_WR_ROLL_SPEED = 100  # rad/s: the pelvis turning faster than this about its length, no bends
 S_WR_ON_BACK = 101     # cosine: the pelvis's front up this far is on its back
-PRM_COUNT = 102
+S_WR_FADE_SHARE = 102 # share: of their muscle the writhing limbs keep as the bends fade out
+S_WR_FADE_KEEP = 103  # share: of the bends' middle kept as they fade (curled up, not straight)
+PRM_COUNT = 104

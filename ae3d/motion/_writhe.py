@@ -108,6 +108,8 @@ from ._layout import (
     S_WR_FACE_FOLD,
     S_WR_FACE_HIP,
     S_WR_FACE_KNEE,
+    S_WR_FADE_KEEP,
+    S_WR_FADE_SHARE,
     S_WR_HIP,
     S_WR_KNEE,
     S_WR_LEG_PERIOD,
@@ -175,13 +177,17 @@ class WritheSettings:
     with the chest's forward under minus this) is propping the figure up: a backward protective fall
     lands sitting on its hands behind it, and folding such an arm over the front drove it
     through the ground, lifting the chest and shoving the figure 0.3 m along."""
-    behind_share: float = 0.15
+    behind_share: float = 0.0
     """share: such an arm's muscle (the trunk comes down on it, then the arm folds): the rest's
     15 %. At 0 (session 6) the arm lay on its joints' limits and friction alone; since a blow
     keeps its whole momentum (physics/_blow.py) the box man knocked down by 450 N·s lands sitting
     up higher on such arms, and the legs let down rocked the pelvis back onto the propped trunk
     (lifted 7 cm: drift 3.89 cm) or, struck on the forearm, slid it 8 cm toward its head (9.31
-    cm); on 15 % the arms lower the trunk and the pelvis stays (0.99 cm both)."""
+    cm); on 15 % the arms lower the trunk and the pelvis stays (0.99 cm both). Session 9: 0
+    again, with the bends fading to their middle (``fade_keep``): on its side the arm behind on
+    15 % propped the trunk leaning back, gave way 1.6 s in and the box man rolled onto its back,
+    12-13 cm along (from 112.5 and 247.5 degrees at 500 N·s); on 0 it is down sooner, 6.2 and
+    6.4 cm (the four: 2.40 cm struck on the forearm, 0.14 face down)."""
     toward: float = 1.5
     """rad/m: the fold turned toward where it was last struck: the shoulders in more (or less)
     by this for each metre the place lies across the chest's middle, forward more (less) for
@@ -231,6 +237,20 @@ class WritheSettings:
     box man sweep's three drifters at 500 N·s went 24.8, 24.2 and 14.8 cm, at 0.8 15.7, 14.8 and
     14.4 (the four's fold the same)."""
 
+    # session 9
+    fade_share: float = 1.0
+    """share: as the bends fade (the second half of its time) the writhing limbs' muscle fades
+    with them, from all of it to this (1: all of it to the end, the default: at 0.15 and 0.4 the
+    side-liers still rolled onto their backs, 11-15 cm; the Mixamo man from 90 degrees 18.1 and
+    8.7 cm)."""
+
+    fade_keep: float = 1.0
+    """share: as it fades the bends go to this share of their middle (the legs half drawn up,
+    the arms folded without the rock), not to straight (0, session 8): straightened, a figure
+    writhing on its side became a plank and rolled onto its back as it faded, its pelvis 10-25 cm
+    along (box man 157.5 degrees at 500 N·s 14.8 cm, now 0.9; the Mixamo man from 90 degrees
+    23.4, now 7.7). It ends curled up, and holds that."""
+
     def pack(self, row: np.ndarray) -> None:
         row[S_WR_LEG_PERIOD] = self.leg_period
         row[S_WR_HIP] = self.hip
@@ -256,6 +276,8 @@ class WritheSettings:
         row[S_WR_BACK_SPINE] = self.back_spine
         row[S_WR_ROLL_SPEED] = self.roll_speed
         row[S_WR_ON_BACK] = self.on_back
+        row[S_WR_FADE_SHARE] = self.fade_share
+        row[S_WR_FADE_KEEP] = self.fade_keep
 
 
 # ------------------------------------------------------------------------------ the verbs
@@ -397,7 +419,11 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         return True
     ff[f, F_WRITHE_T] = t + dt
     fade = 1.0 if t < 0.5 * total else max(0.0, (total - t) / (0.5 * total))
-    legs = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / prm[S_WR_LEG_PERIOD])) * fade
+    keep = prm[S_WR_FADE_KEEP] * (1.0 - fade)
+    legs = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / prm[S_WR_LEG_PERIOD])) * fade + 0.5 * keep
+    folded = fade + keep
+    # the writhing limbs' muscle fades with the bends (to fade_share of it)
+    gm = prm[S_WR_FADE_SHARE] + (1.0 - prm[S_WR_FADE_SHARE]) * fade
     rock = prm[S_WR_ROCK] * math.sin(2.0 * math.pi * t / prm[S_WR_ROCK_PERIOD])
     face = fi[f, F_WRITHE_FACE] != 0
     # on its back now (the pelvis's front up): an arm behind goes out and the spine lies down
@@ -435,9 +461,9 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         if ca >= nb or _weak(f, th, ca, ff, pbf, fi):
             continue
         x, y, z, w = _turned(pbf, f, th, kx, ky, kz, hip)
-        _drive(f, th, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, th, ff, pbf))
+        _drive(f, th, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, th, ff, pbf) * gm)
         x, y, z, w = _hinged(pbf, f, ca, jf, pbi[f, ca, PB_JOINT], knee)
-        _drive(f, ca, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ca, ff, pbf))
+        _drive(f, ca, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ca, ff, pbf) * gm)
     # the chest's axes: the pelvis's carried through the spine's rest places
     r1x, r1y, r1z, r1w = _rest(pbf, f, _SPINE1)
     r2x, r2y, r2z, r2w = _rest(pbf, f, _CHEST)
@@ -484,8 +510,8 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         fwd_a = max(0.0, prm[S_WR_SHOULDER_FWD] + up_by)
         in_a = max(0.0, prm[S_WR_SHOULDER_IN] + across)
         fold = prm[S_WR_FACE_FOLD] if face else 1.0
-        ax, ay, az, aw = _axis_q(fkx, fky, fkz, (fwd_a + rock) * fade * fold)
-        bx, by, bz, bw = _axis_q(ikx, iky, ikz, in_a * fade * fold)
+        ax, ay, az, aw = _axis_q(fkx, fky, fkz, ((fwd_a + rock) * fade + fwd_a * keep) * fold)
+        bx, by, bz, bw = _axis_q(ikx, iky, ikz, in_a * folded * fold)
         qx, qy, qz, qw = qmul(bx, by, bz, bw, ax, ay, az, aw)
         rx, ry, rz, rw = _rest(pbf, f, ub)
         x, y, z, w = qmul(qx, qy, qz, qw, rx, ry, rz, rw)
@@ -493,12 +519,12 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         # protective fall lands sitting on its hands): folded with all its muscle it was driven
         # through the ground, lifting the chest and shoving the figure along; on its back it
         # goes out to the side first, the trunk comes down, and then it folds
-        share = arms_share
+        share = arms_share * gm
         su = pbi[f, ub, PB_BODY]
         dx, dy, dz = qrot(bf[su, B_QUAT], bf[su, B_QUAT + 1], bf[su, B_QUAT + 2],
                           bf[su, B_QUAT + 3], -jf[ju, J_PB], -jf[ju, J_PB + 1], -jf[ju, J_PB + 2])
         dx, dy, dz = _unit(*qrot(-hx, -hy, -hz, hw, dx, dy, dz))
-        elbow = prm[S_WR_ELBOW] * fade
+        elbow = prm[S_WR_ELBOW] * folded
         if dx * cvx + dy * cvy + dz * cvz < -prm[S_WR_ARM_BEHIND]:
             behind += 1
             if face:
