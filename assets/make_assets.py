@@ -50,9 +50,21 @@ _NP = {FLOAT: "<f4", UBYTE: "<u1", USHORT: "<u2", UINT: "<u4"}
 
 
 # -- quaternions (x, y, z, w) ----------------------------------------------------------------------
+# The arithmetic here is plain Python and numpy's element-wise operations, never BLAS or LAPACK
+# (np.linalg.norm, np.linalg.inv, @): those pick kernels by the CPU (FMA, summation order), and an
+# inverse bind matrix made on an AMD EPYC differed from an Intel's in the last bit of a float32,
+# so the committed assets would not be "current" on every machine (tests/figure/test_assets.py).
+def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return float(sum(float(x) * float(y) for x, y in zip(a, b, strict=True)))
+
+
+def _unit(v: Sequence[float]) -> np.ndarray:
+    a = np.asarray(v, dtype=np.float64)
+    return a / math.sqrt(_dot(a, a))
+
+
 def q_axis(axis: Sequence[float], angle: float) -> np.ndarray:
-    a = np.asarray(axis, dtype=np.float64)
-    a = a / np.linalg.norm(a)
+    a = _unit(axis)
     s = math.sin(0.5 * angle)
     return np.array([a[0] * s, a[1] * s, a[2] * s, math.cos(0.5 * angle)])
 
@@ -84,20 +96,29 @@ def q_matrix(q: np.ndarray) -> np.ndarray:
 
 def q_between(u: Sequence[float], v: Sequence[float]) -> np.ndarray:
     """The shortest rotation taking direction u to v (a half turn about z when opposite)."""
-    a = np.asarray(u, dtype=np.float64) / np.linalg.norm(u)
-    b = np.asarray(v, dtype=np.float64) / np.linalg.norm(v)
-    d = float(a @ b)
+    a = _unit(u)
+    b = _unit(v)
+    d = _dot(a, b)
     if d < -1.0 + 1e-12:
         return q_axis((0.0, 0.0, 1.0), math.pi)
     c = np.cross(a, b)
-    q = np.array([c[0], c[1], c[2], 1.0 + d])
-    return q / np.linalg.norm(q)
+    return _unit((c[0], c[1], c[2], 1.0 + d))
 
 
 def trs(t: Sequence[float], q: np.ndarray, s: float = 1.0) -> np.ndarray:
     m = np.eye(4)
     m[:3, :3] = q_matrix(q) * s
     m[:3, 3] = t
+    return m
+
+
+def trs_inverse(t: Sequence[float], q: np.ndarray) -> np.ndarray:
+    """The inverse of trs(t, q) (a rotation and a move): the rotation's transpose, and the move
+    turned back by it and negated."""
+    r = q_matrix(q)
+    m = np.eye(4)
+    m[:3, :3] = r.T
+    m[:3, 3] = [-_dot(r[:, k], t) for k in range(3)]
     return m
 
 
@@ -582,7 +603,7 @@ def build_humanoid(path: str, layout, names: Callable[[str], str],  # type: igno
                 tip = joint + np.array([0.0, 0.1, 0.0]) if role in ("Hips", "Head") else \
                     0.5 * (lo + hi) * np.array([1, 0, 1]) + np.array([0, 0.5 * (lo[1] + hi[1]), 0])
             d = tip - joint
-            if np.linalg.norm(d) < 1e-9 or role == "Hips":
+            if math.sqrt(_dot(d, d)) < 1e-9 or role == "Hips":
                 d = np.array([0.0, 1.0, 0.0])
             q = q_between((0.0, 1.0, 0.0), d)
         frames[role] = q
@@ -644,7 +665,7 @@ def build_humanoid(path: str, layout, names: Callable[[str], str],  # type: igno
                           indices=np.concatenate(ids), material=mats[key], joints=joints,
                           weights=weights, joints_type=joints_type, weights_type=weights_type))
     mesh = gb.mesh("Body", prims)
-    ibm = np.array([np.linalg.inv(trs(space_pos[r], space_rot[r])) for r in joint_order])
+    ibm = np.array([trs_inverse(space_pos[r], space_rot[r]) for r in joint_order])
     skin = gb.skin("Skin", [node_of[r] for r in joint_order], ibm, skeleton=node_of["Hips"])
     gb.node("Body", mesh=mesh, skin=skin, parent=root)
 
@@ -666,7 +687,7 @@ def build_humanoid(path: str, layout, names: Callable[[str], str],  # type: igno
                 d_space = q_mul(q_mul(cqi, d), cq)
                 w = space_rot[role]
                 lr = q_mul(rest_local[role][1], q_mul(q_mul(q_conj(w), d_space), w))
-                out[role] = lr / np.linalg.norm(lr)
+                out[role] = _unit(lr)
             hips_t = rest_local["Hips"][0] + q_rotate(cqi, off) / cs
             # set the pose down: its lowest corner on the ground (y = 0)
             wp: dict[str, np.ndarray] = {}
@@ -695,7 +716,7 @@ def build_humanoid(path: str, layout, names: Callable[[str], str],  # type: igno
         for role in roles:
             vals = np.array([k[0][role] for k in keyed])
             for i in range(1, len(vals)):  # one hemisphere: no flips between keys
-                if vals[i] @ vals[i - 1] < 0.0:
+                if _dot(vals[i], vals[i - 1]) < 0.0:
                     vals[i] = -vals[i]
             channels.append((node_of[role], "rotation", times, vals, interp))
         hips = np.array([k[1] for k in keyed])
@@ -711,8 +732,8 @@ def build_humanoid(path: str, layout, names: Callable[[str], str],  # type: igno
                     if pth == "rotation":
                         va, vb = a[0][role], b[0][role]
                         ref = vals[list(tm).index(t)]
-                        va = va if va @ ref >= 0 else -va
-                        vb = vb if vb @ ref >= 0 else -vb
+                        va = va if _dot(va, ref) >= 0 else -va
+                        vb = vb if _dot(vb, ref) >= 0 else -vb
                     else:
                         va, vb = a[1], b[1]
                     tan.append((vb - va) / (2 * h))
@@ -758,7 +779,7 @@ def build_two_bone(path: str) -> None:
         for x, z in ((0.05, 0.05), (-0.05, 0.05), (-0.05, -0.05), (0.05, -0.05)):
             pos.append((x, y, z))
             n = np.array([x, 0.0, z])
-            nrm.append(n / np.linalg.norm(n))
+            nrm.append(_unit(n))
             jn.append((0, 1, 0, 0))
             wt.append((1.0 - w_tip, w_tip, 0.0, 0.0))
     idx = []
@@ -771,7 +792,7 @@ def build_two_bone(path: str) -> None:
     mesh = gb.mesh("Bar", [dict(positions=np.array(pos), normals=np.array(nrm),
                                 indices=np.array(idx), material=mat, joints=np.array(jn),
                                 weights=np.array(wt), joints_type=UBYTE, weights_type=UBYTE)])
-    ibm = np.array([np.eye(4), np.linalg.inv(trs((0.0, 0.5, 0.0), np.array([0, 0, 0, 1.0])))])
+    ibm = np.array([np.eye(4), trs_inverse((0.0, 0.5, 0.0), np.array([0, 0, 0, 1.0]))])
     skin = gb.skin("Skin", [base, tip], ibm)
     gb.node("Bar", mesh=mesh, skin=skin)
     t = np.array([0.0, 1.0, 2.0])
