@@ -73,6 +73,7 @@ import math
 
 from numba import njit
 
+from ._kernels_contact import _rot_delta
 from ._layout import (
     B_AWAKE,
     B_DIMS,
@@ -84,6 +85,7 @@ from ._layout import (
     B_NETS,
     B_PARKED,
     B_POS,
+    B_POS0,
     B_QUAT,
     B_SHAPE,
     B_V,
@@ -142,7 +144,16 @@ from ._layout import (
     JOINT_FREE,
     JOINT_HINGE,
     KIND_DYNAMIC,
+    M_A,
+    M_B,
+    M_N,
+    M_NORMAL,
+    M_P,
     NET_PUSH,
+    P_RA,
+    P_RB,
+    P_SEP,
+    P_STRIDE,
     SHAPE_BOX,
     SHAPE_SPHERE,
     SI_TOUCH,
@@ -197,7 +208,10 @@ EXTRA_PASSES = 0
 # to the contacts of the next steps is the next look. 0 sweeps: the step is main's, bit for bit.
 PROJECT_GAP = 0.01
 PROJECT_TO = 0.005
-PROJECT_SWEEPS = 0
+PROJECT_SWEEPS = 16
+PROJECT_CONTACTS = True
+PROJECT_TOUCH_RULE = False
+PROJECT_CONTACT_SLOP = 0.0
 DRIVE_EVERY_SUBSTEP = False  # True: the pose drive's target taken again each sub-step
 BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
 
@@ -1666,16 +1680,114 @@ def worst_joint_gap(bf, jf, ji, nj):
     return worst
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _movable(bf, bi, i):
+    """Body i may be moved by the projection: a dynamic body, awake, in the world."""
+    return (i >= 0 and bi[i, B_KIND] == KIND_DYNAMIC and bi[i, B_AWAKE] != 0
+            and bi[i, B_PARKED] == 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _contact_sep(bf, mf, r, p, a, b):
+    """Contact point p of manifold r: its separation now (m) and lever arms (world), as the
+    contact solver takes them (P_SEP + n . the relative motion since the step's start, the
+    anchors fixed for the step and shifted to one world point; _kernels_contact)."""
+    o = M_P + p * P_STRIDE
+    n = (mf[r, M_NORMAL], mf[r, M_NORMAL + 1], mf[r, M_NORMAL + 2])
+    ra0 = (mf[r, o + P_RA], mf[r, o + P_RA + 1], mf[r, o + P_RA + 2])
+    rb0 = (mf[r, o + P_RB], mf[r, o + P_RB + 1], mf[r, o + P_RB + 2])
+    dpa = (bf[a, B_POS] - bf[a, B_POS0], bf[a, B_POS + 1] - bf[a, B_POS0 + 1],
+           bf[a, B_POS + 2] - bf[a, B_POS0 + 2])
+    dpb = (bf[b, B_POS] - bf[b, B_POS0], bf[b, B_POS + 1] - bf[b, B_POS0 + 1],
+           bf[b, B_POS + 2] - bf[b, B_POS0 + 2])
+    tha = _rot_delta(bf, a)
+    thb = _rot_delta(bf, b)
+    ca = _cross(tha, ra0)
+    cb = _cross(thb, rb0)
+    d = (dpb[0] - dpa[0] + cb[0] - ca[0], dpb[1] - dpa[1] + cb[1] - ca[1],
+         dpb[2] - dpa[2] + cb[2] - ca[2])
+    sep = _dot(d, n) + mf[r, o + P_SEP]
+    sh = (0.5 * (dpb[0] - dpa[0]), 0.5 * (dpb[1] - dpa[1]), 0.5 * (dpb[2] - dpa[2]))
+    ra = (ra0[0] + sh[0], ra0[1] + sh[1], ra0[2] + sh[2])
+    rb = (rb0[0] - sh[0], rb0[1] - sh[1], rb0[2] - sh[2])
+    return sep, n, ra, rb
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _move_body(bf, i, m, ii, r, p, sign):
+    """Body i moved by a position impulse sign * p (kg m) at lever arm r: its centre by m p,
+    its rotation by I^-1 (r x p) (rad, world)."""
+    t = mv(ii, _cross(r, p))
+    for c in range(3):
+        bf[i, B_POS + c] += sign * m * p[c]
+    q = qintegrate((bf[i, B_QUAT], bf[i, B_QUAT + 1], bf[i, B_QUAT + 2], bf[i, B_QUAT + 3]),
+                   (sign * t[0], sign * t[1], sign * t[2]), 1.0)
+    for c in range(4):
+        bf[i, B_QUAT + c] = q[c]
+
+
 @njit(cache=True, _nrt=False)
-def project_joints(bf, bi, si, jf, ji, lj):
+def _contact_floors(bf, bi, mf, mi, nm, floor):
+    """Each contact point's floor for the projection (m): its separation before the projection,
+    or 0 where it was apart. The projection may not push a point deeper than that."""
+    for r in range(nm):
+        a = mi[r, M_A]
+        b = mi[r, M_B]
+        for p in range(mi[r, M_N]):
+            sep, _n, _ra, _rb = _contact_sep(bf, mf, r, p, a, b)
+            floor[r, p] = min(sep, 0.0)
+
+
+@njit(cache=True, _nrt=False)
+def _project_contacts(bf, bi, mf, mi, nm, floor):
+    """One pass over the contact points: a point the joints' projection pushed below its floor is
+    pushed back out to it along the normal, through the point's normal mass (positions and
+    rotations only, one-sided: never pulled together). Returns how many it pushed."""
+    pushed = 0
+    for r in range(nm):
+        a = mi[r, M_A]
+        b = mi[r, M_B]
+        dyn_a = _movable(bf, bi, a)
+        dyn_b = _movable(bf, bi, b)
+        if not (dyn_a or dyn_b):
+            continue
+        zero = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        ma = bf[a, B_INV_MASS] if dyn_a else 0.0
+        mb = bf[b, B_INV_MASS] if dyn_b else 0.0
+        ia = _inv_i(bf, a) if dyn_a else zero
+        ib = _inv_i(bf, b) if dyn_b else zero
+        for p in range(mi[r, M_N]):
+            sep, n, ra, rb = _contact_sep(bf, mf, r, p, a, b)
+            err = floor[r, p] - sep
+            if not (err > PROJECT_CONTACT_SLOP):
+                continue
+            rna = _cross(ra, n)
+            rnb = _cross(rb, n)
+            k = ma + mb + _dot(rna, mv(ia, rna)) + _dot(rnb, mv(ib, rnb))
+            if not (k > 0.0):
+                continue
+            lam = err / k
+            pv = (lam * n[0], lam * n[1], lam * n[2])
+            if dyn_a:
+                _move_body(bf, a, ma, ia, ra, pv, -1.0)
+            if dyn_b:
+                _move_body(bf, b, mb, ib, rb, pv, 1.0)
+            pushed += 1
+    return pushed
+
+
+@njit(cache=True, _nrt=False)
+def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor):
     """After the step's sub-steps: every live joint (slots ``lj``, in order) whose point gap is
     over PROJECT_GAP m has its dynamic bodies moved so that PROJECT_TO m of it is left, through
     the point's effective mass K = (mA + mB) I - [rA] IA [rA] - [rB] IB [rB] (a static,
-    kinematic or world end does not move, nor a body touching something, si[:, SI_TOUCH], joined
-    to one touching nothing); up to PROJECT_SWEEPS sweeps, until one moves none.
-    Positions and rotations only (velocities are left as the solver made them). Returns how many
-    joint corrections it made."""
+    kinematic, asleep or world end does not move); then the step's contact points (manifolds
+    0..nm-1 of mf, mi) that this pushed deeper than they were are pushed back out (one-sided,
+    _project_contacts; floor: the caller's (>= nm, 4) scratch); up to PROJECT_SWEEPS sweeps of
+    both, until one moves no joint. Positions and rotations only (velocities are left as the
+    solver made them). Returns how many joint corrections it made."""
     acted = 0
+    floors = False
     for _sweep in range(PROJECT_SWEEPS):
         moved = 0
         for t in range(lj.shape[0]):
@@ -1690,19 +1802,20 @@ def project_joints(bf, bi, si, jf, ji, lj):
             gap = math.sqrt(cx * cx + cy * cy + cz * cz)
             if not (gap > PROJECT_GAP):
                 continue
-            dyn_a = a >= 0 and bi[a, B_KIND] == KIND_DYNAMIC
-            dyn_b = b >= 0 and bi[b, B_KIND] == KIND_DYNAMIC
-            # the ground holds what lies on it: of a body touching something this step and one
-            # touching nothing, only the second moves (moved both ways, a LIMP box man's arm
-            # landing was pushed 3.3 cm into the ground against 1.3 without the projection)
-            touch_a = dyn_a and si[a, SI_TOUCH] != 0
-            touch_b = dyn_b and si[b, SI_TOUCH] != 0
-            if touch_a and dyn_b and not touch_b:
-                dyn_a = False
-            elif touch_b and dyn_a and not touch_a:
-                dyn_b = False
+            dyn_a = _movable(bf, bi, a)
+            dyn_b = _movable(bf, bi, b)
+            if PROJECT_TOUCH_RULE:
+                touch_a = dyn_a and si[a, SI_TOUCH] != 0
+                touch_b = dyn_b and si[b, SI_TOUCH] != 0
+                if touch_a and dyn_b and not touch_b:
+                    dyn_a = False
+                elif touch_b and dyn_a and not touch_a:
+                    dyn_b = False
             if not (dyn_a or dyn_b):
                 continue
+            if not floors:  # the contacts' floors from the poses before anything moves
+                _contact_floors(bf, bi, mf, mi, nm, floor)
+                floors = True
             zero = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
             ma = _inv_m(bf, a) if dyn_a else 0.0
             mb = _inv_m(bf, b) if dyn_b else 0.0
@@ -1711,22 +1824,14 @@ def project_joints(bf, bi, si, jf, ji, lj):
             s = 1.0 - PROJECT_TO / gap
             p = solve3(point_mass(ma, ia, ra, mb, ib, rb), (-s * cx, -s * cy, -s * cz))
             if dyn_a:
-                ta = mv(ia, _cross(ra, p))
-                for c in range(3):
-                    bf[a, B_POS + c] -= ma * p[c]
-                q = qintegrate(qa, (-ta[0], -ta[1], -ta[2]), 1.0)
-                for c in range(4):
-                    bf[a, B_QUAT + c] = q[c]
+                _move_body(bf, a, ma, ia, ra, p, -1.0)
             if dyn_b:
-                tb = mv(ib, _cross(rb, p))
-                for c in range(3):
-                    bf[b, B_POS + c] += mb * p[c]
-                q = qintegrate(qb, tb, 1.0)
-                for c in range(4):
-                    bf[b, B_QUAT + c] = q[c]
+                _move_body(bf, b, mb, ib, rb, p, 1.0)
             bf[b if dyn_b else a, B_NETS + NET_PUSH] += 1.0
             moved += 1
         acted += moved
         if moved == 0:
             break
+        if PROJECT_CONTACTS:
+            _project_contacts(bf, bi, mf, mi, nm, floor)
     return acted

@@ -597,7 +597,7 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
                                      MAX_TURN / h, reset)
     # joints still open past a centimetre after a hard blow or landing: their bodies moved
     # together (positions only; _kernels_joints.project_joints, issue 18: off, PROJECT_SWEEPS 0)
-    project_joints(bf, bi, si, jf, ji, lj)
+    project_joints(bf, bi, si, jf, ji, lj, mf1, mi1, nm, np.empty((max(nm, 1), 4)))
 
     # (a parked body is not in lb: World.move_kinematic lands a parked kinematic body on its
     # target at once, and World.unpark_body clears what force was put on it while parked)
