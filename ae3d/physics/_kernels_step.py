@@ -70,6 +70,7 @@ from ._kernels_contact import (
 from ._kernels_islands import build_islands
 from ._kernels_joints import (
     G_COUNT,
+    ground_planes,
     prepare_joints,
     project_joints,
     solve_joints,
@@ -598,7 +599,9 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     # joints still open past a centimetre after a hard blow or landing: their bodies moved
     # together, and the contacts that drives deeper pushed back (positions only;
     # _kernels_joints.project_joints, issue 18: off, PROJECT_SWEEPS 0)
-    project_joints(bf, bi, si, jf, ji, lj, mf1, mi1, nm, np.empty((max(nm, 1), 4)))
+    planes = ground_planes(bi, n)
+    project_joints(bf, bi, si, jf, ji, lj, mf1, mi1, nm, np.empty((max(nm, 1), 4)), planes,
+                   np.empty((n, max(planes.shape[0], 1))))
 
     # (a parked body is not in lb: World.move_kinematic lands a parked kinematic body on its
     # target at once, and World.unpark_body clears what force was put on it while parked)
