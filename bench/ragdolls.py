@@ -203,6 +203,9 @@ def breakdown(n: int) -> dict:
         tm("restitution", apply_restitution, bf, mf1, mi1, nm, w.restitution_threshold)
         tm("nets", ks._hold_to_nets, bf, bi, lb, jf, ji, nj, af, ai, na, mi1, nm,
            w.max_linear_speed, ks.MAX_TURN / h, np.zeros(max(nb, 1), dtype=np.int64))
+        pl = ks.ground_planes(bi, nb)
+        tm("project", ks.project_joints, bf, bi, si, jf, ji, lj, mf1, mi1, nm,
+           np.empty((max(nm, 1), 4)), pl, np.empty((nb, max(pl.shape[0], 1))))
         bf[:nb, L.B_FORCE:L.B_FORCE + 3] = 0.0
         bf[:nb, L.B_TORQUE:L.B_TORQUE + 3] = 0.0
         tm("sleep", update_sleep, bf, bi, lb, mi1, nm, ji, lj, sf, si, dt, w.sleep_threshold,

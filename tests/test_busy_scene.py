@@ -58,6 +58,9 @@ def busy():
 # not where it opens; the 2.11 cm above was measured before later merges).
 # Session 8: with physics/_kernels_joints.py's post-step joint projection on, the widest gap was
 # 1.00 cm at any time (the box man's depth test broke: kept off).
+# Session 9: with the contacts projected with it (on in a trial), the widest gap 1.00 cm at any
+# time, fastest body 26.4 m/s, bystanders unmoved; off for tests/test_falls_sweep.py's box man
+# (a capsule 3.34 cm into the ground, limit 3).
 LATE_GAP = ("measured: a gap of 5.37 cm 0.22 s after a blow (9.2 s in; 436 N·s to a figure's "
             "spine_01; was 2.11 cm, 29.7 s in, when first measured); 2 cm held")
 

@@ -54,25 +54,31 @@ Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt
   a limit past its edge or a hinge's lock no faster than LIMIT_PUSH_MAX rad/s (counted in
   B_NETS + NET_PUSH). With
   the masses above they act only at the hardest blows (bench/tear.py counts them).
-* Projection (issue 18, session 8; OFF: PROJECT_SWEEPS = 0, measured there; ``project_joints``,
-  after the step's sub-steps and nets): a
-  joint whose point gap is still over PROJECT_GAP at the step's end has its two bodies moved
-  (positions and rotations, not velocities: no energy is added) along the gap by their inverse
-  masses and inertias, K P = -C', leaving PROJECT_TO of it for the next step's bias pass; a few
-  sweeps over the joints in slot order (serial: the same bits on any thread count); of a body
-  touching something and one touching nothing only the second moves. The gaps it takes are the
-  ones a figure landing hard opens in one step (a LIMP box man flung by 600 N·s at a thigh,
-  landing 0.4 s later: 3.26 cm at the right shoulder, the contact's stop outrunning the one
-  joint pass a sub-step), which the velocity rows close only over the next steps. Jolt's
-  position iterations and PhysX's joint projection do the same. Counted with the push nets on
-  the joint's body B (B_NETS + NET_PUSH).
+* Projection (issue 18; OFF, PROJECT_SWEEPS = 0, measured there; ``project_joints``, after the
+  step's sub-steps and nets): a joint whose
+  point gap is still over PROJECT_GAP at the step's end has its two bodies moved (positions and
+  rotations, not velocities: no energy is added) along the gap by their inverse masses and
+  inertias, K P = -C', leaving PROJECT_TO of it for the next step's bias pass; then every contact
+  point of the step (the manifolds the solver used, their separation taken as the contact solver
+  takes it) that this pushed below its floor, its separation before the projection or 0 where it
+  was apart, is pushed back out to it along its normal through its normal mass, one-sided (never
+  pulled together); sweeps of both, joints then contacts, in slot order (serial: the same bits on
+  any thread count), until no joint is open past PROJECT_GAP or PROJECT_SWEEPS are done. Only
+  awake dynamic bodies in the world move. The gaps it takes are the ones a figure landing hard
+  opens in one step (a LIMP box man flung by 600 N·s at a thigh, landing 0.4 s later: 3.26 cm at
+  the right shoulder, the contact's stop outrunning the one joint pass a sub-step), which the
+  velocity rows close only over the next steps. Jolt's position steps (joints and contacts in one
+  Gauss-Seidel loop on positions) and PhysX's joint projection do the same. Counted with the push
+  nets on the joint's body B (B_NETS + NET_PUSH).
 Order inside a joint (the last solved wins): friction, spring, motor, limits, lock, point.
 """
 
 import math
 
+import numpy as np
 from numba import njit
 
+from ._kernels_contact import _rot_delta
 from ._layout import (
     B_AWAKE,
     B_DIMS,
@@ -84,6 +90,7 @@ from ._layout import (
     B_NETS,
     B_PARKED,
     B_POS,
+    B_POS0,
     B_QUAT,
     B_SHAPE,
     B_V,
@@ -144,8 +151,20 @@ from ._layout import (
     JOINT_FREE,
     JOINT_HINGE,
     KIND_DYNAMIC,
+    KIND_FREE,
+    M_A,
+    M_B,
+    M_N,
+    M_NORMAL,
+    M_P,
     NET_PUSH,
+    P_RA,
+    P_RB,
+    P_SEP,
+    P_STRIDE,
     SHAPE_BOX,
+    SHAPE_CYLINDER,
+    SHAPE_PLANE,
     SHAPE_SPHERE,
     SI_TOUCH,
 )
@@ -188,18 +207,39 @@ LIMIT_PUSH_MAX = 20.0
 CONVERGED = 1.0
 EXTRA_PASSES = 0
 # Projection (see the module docstring): a gap over PROJECT_GAP m at the step's end is taken down
-# to PROJECT_TO m by moving the two bodies, at most PROJECT_SWEEPS sweeps over the joints. A calm
-# figure's gaps are millimetres (a POWERED box man on the ground: 0.6 cm at the most under
-# blows), so it acts only after hard blows and landings.
-# MEASURED AND OFF (session 8): at 4 sweeps every gap of tests/physics/test_unbreakable.py held to
-# 1.37 cm at the most (box man, from 0.1 s after the blow; 1.00 cm at a game's blows; the reference
-# 1.00 cm; was 3.26 and 2.53) and the busy scene's to 1.00 cm (was 5.37), but the box man LIMP on
-# the ground struck at thigh_l with 600 N·s (dir 11) then sank 3.33 cm into the ground (limit 3;
-# 1.28 without), with or without the touching rule below: what the landing body's projection does
-# to the contacts of the next steps is the next look. 0 sweeps: the step is main's, bit for bit.
+# to PROJECT_TO m by moving the two bodies, the contacts this drives deeper pushed back, at most
+# PROJECT_SWEEPS sweeps. A calm figure's gaps are millimetres (a POWERED box man on the ground:
+# 0.6 cm at the most under blows), so it only measures them (0.4-0.5 µs a figure a step) and acts
+# after hard blows and landings.
+# Session 8, joints alone at 4 sweeps: every gap of tests/physics/test_unbreakable.py held to
+# 1.37 cm (was 3.26 box man, 2.53 reference), the busy scene's to 1.00 cm (was 5.37), but the box
+# man LIMP struck at thigh_l with 600 N·s sank 3.33 cm into the ground (limit 3; 1.28 without):
+# the projection pulled bodies through the ground, with or without PROJECT_TOUCH_RULE (of a body
+# touching something and one touching nothing only the second moves; off, not needed).
+# Session 9, with the contacts (PROJECT_CONTACTS): at 4 sweeps the depth stays 1.28 cm but that
+# shoulder 2.01 cm (a light arm held up by the ground and pulled by a heavy chest closes about an
+# eighth of the gap a sweep); at 16, every gap there 1.00 cm (box man and reference), the depth
+# 1.28 and 0.55 cm as without the projection, the busy scene's gaps 1.00 cm, tests/physics
+# passing, but tests/test_falls_sweep.py's box man (200 protected falls, 300-600 N·s) sank a
+# capsule 3.34 cm into the ground (limit 3): MEASURED AND OFF (PROJECT_SWEEPS 0: the step is
+# main's, bit for bit).
+# Session 9, later: the ground planes made a floor for every body in the projection
+# (PROJECT_PLANES, _project_planes: no body's lowest point left deeper than before it, lifted
+# along the normal) changed nothing there (3.336 cm, fall 35: 489 N·s at the pelvis, 133°). The
+# projection does not sink it: traced step by step, it acted on that figure once, at 0.467 s (its
+# body 5 moved), and the calf_r went 3.34 cm into the ground at 0.867 s in a step where the
+# projection did not act: the solver's own landing, on a trajectory the earlier correction
+# changed (main's, without it, lands that figure within 3 cm; the same fall alone in a world
+# sinks 0.19 cm with the projection on). So the limit needs the contacts' own landing (a calf
+# arriving fast), not the projection: the next look. Kept off.
+# PROJECT_CONTACT_SLOP: how far (m) below its floor a point may be pushed before it is pushed back.
 PROJECT_GAP = 0.01
 PROJECT_TO = 0.005
 PROJECT_SWEEPS = 0
+PROJECT_CONTACTS = True
+PROJECT_PLANES = True  # the ground as a floor for every body (a capsule end past the margin)
+PROJECT_TOUCH_RULE = False
+PROJECT_CONTACT_SLOP = 0.0
 DRIVE_EVERY_SUBSTEP = False  # True: the pose drive's target taken again each sub-step
 BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
 
@@ -1716,16 +1756,195 @@ def worst_joint_gap(bf, jf, ji, nj):
     return worst
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _movable(bf, bi, i):
+    """Body i may be moved by the projection: a dynamic body, awake, in the world."""
+    return (i >= 0 and bi[i, B_KIND] == KIND_DYNAMIC and bi[i, B_AWAKE] != 0
+            and bi[i, B_PARKED] == 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _contact_sep(bf, mf, r, p, a, b):
+    """Contact point p of manifold r: its separation now (m) and lever arms (world), as the
+    contact solver takes them (P_SEP + n . the relative motion since the step's start, the
+    anchors fixed for the step and shifted to one world point; _kernels_contact)."""
+    o = M_P + p * P_STRIDE
+    n = (mf[r, M_NORMAL], mf[r, M_NORMAL + 1], mf[r, M_NORMAL + 2])
+    ra0 = (mf[r, o + P_RA], mf[r, o + P_RA + 1], mf[r, o + P_RA + 2])
+    rb0 = (mf[r, o + P_RB], mf[r, o + P_RB + 1], mf[r, o + P_RB + 2])
+    dpa = (bf[a, B_POS] - bf[a, B_POS0], bf[a, B_POS + 1] - bf[a, B_POS0 + 1],
+           bf[a, B_POS + 2] - bf[a, B_POS0 + 2])
+    dpb = (bf[b, B_POS] - bf[b, B_POS0], bf[b, B_POS + 1] - bf[b, B_POS0 + 1],
+           bf[b, B_POS + 2] - bf[b, B_POS0 + 2])
+    tha = _rot_delta(bf, a)
+    thb = _rot_delta(bf, b)
+    ca = _cross(tha, ra0)
+    cb = _cross(thb, rb0)
+    d = (dpb[0] - dpa[0] + cb[0] - ca[0], dpb[1] - dpa[1] + cb[1] - ca[1],
+         dpb[2] - dpa[2] + cb[2] - ca[2])
+    sep = _dot(d, n) + mf[r, o + P_SEP]
+    sh = (0.5 * (dpb[0] - dpa[0]), 0.5 * (dpb[1] - dpa[1]), 0.5 * (dpb[2] - dpa[2]))
+    ra = (ra0[0] + sh[0], ra0[1] + sh[1], ra0[2] + sh[2])
+    rb = (rb0[0] - sh[0], rb0[1] - sh[1], rb0[2] - sh[2])
+    return sep, n, ra, rb
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _move_body(bf, i, m, ii, r, p, sign):
+    """Body i moved by a position impulse sign * p (kg m) at lever arm r: its centre by m p,
+    its rotation by I^-1 (r x p) (rad, world)."""
+    t = mv(ii, _cross(r, p))
+    for c in range(3):
+        bf[i, B_POS + c] += sign * m * p[c]
+    q = qintegrate((bf[i, B_QUAT], bf[i, B_QUAT + 1], bf[i, B_QUAT + 2], bf[i, B_QUAT + 3]),
+                   (sign * t[0], sign * t[1], sign * t[2]), 1.0)
+    for c in range(4):
+        bf[i, B_QUAT + c] = q[c]
+
+
 @njit(cache=True, _nrt=False)
-def project_joints(bf, bi, si, jf, ji, lj):
+def _contact_floors(bf, bi, mf, mi, nm, floor):
+    """Each contact point's floor for the projection (m): its separation before the projection,
+    or 0 where it was apart. The projection may not push a point deeper than that."""
+    for r in range(nm):
+        a = mi[r, M_A]
+        b = mi[r, M_B]
+        for p in range(mi[r, M_N]):
+            sep, _n, _ra, _rb = _contact_sep(bf, mf, r, p, a, b)
+            floor[r, p] = min(sep, 0.0)
+
+
+@njit(cache=True, _nrt=False)
+def _project_contacts(bf, bi, mf, mi, nm, floor):
+    """One pass over the contact points: a point the joints' projection pushed below its floor is
+    pushed back out to it along the normal, through the point's normal mass (positions and
+    rotations only, one-sided: never pulled together). Returns how many it pushed."""
+    pushed = 0
+    for r in range(nm):
+        a = mi[r, M_A]
+        b = mi[r, M_B]
+        dyn_a = _movable(bf, bi, a)
+        dyn_b = _movable(bf, bi, b)
+        if not (dyn_a or dyn_b):
+            continue
+        zero = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        ma = bf[a, B_INV_MASS] if dyn_a else 0.0
+        mb = bf[b, B_INV_MASS] if dyn_b else 0.0
+        ia = _inv_i(bf, a) if dyn_a else zero
+        ib = _inv_i(bf, b) if dyn_b else zero
+        for p in range(mi[r, M_N]):
+            sep, n, ra, rb = _contact_sep(bf, mf, r, p, a, b)
+            err = floor[r, p] - sep
+            if not (err > PROJECT_CONTACT_SLOP):
+                continue
+            rna = _cross(ra, n)
+            rnb = _cross(rb, n)
+            k = ma + mb + _dot(rna, mv(ia, rna)) + _dot(rnb, mv(ib, rnb))
+            if not (k > 0.0):
+                continue
+            lam = err / k
+            pv = (lam * n[0], lam * n[1], lam * n[2])
+            if dyn_a:
+                _move_body(bf, a, ma, ia, ra, pv, -1.0)
+            if dyn_b:
+                _move_body(bf, b, mb, ib, rb, pv, 1.0)
+            pushed += 1
+    return pushed
+
+
+@njit(cache=True)  # returns a new array
+def ground_planes(bi, n):
+    """The slots (int64) of the live planes (the grounds) among bodies 0..n-1, in slot order."""
+    k = 0
+    for i in range(n):
+        if bi[i, B_SHAPE] == SHAPE_PLANE and bi[i, B_KIND] != KIND_FREE:
+            k += 1
+    out = np.empty(k, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        if bi[i, B_SHAPE] == SHAPE_PLANE and bi[i, B_KIND] != KIND_FREE:
+            out[k] = i
+            k += 1
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _plane_height(bf, bi, i, g):
+    """How far (m) body i's lowest point is above plane body g (negative: under it), along the
+    plane's normal (its local +y, through its position): a sphere's bottom, a capsule's lower
+    end, a cylinder's lower rim, a box's lowest corner. 1e30 for a plane."""
+    pn = qrot((bf[g, B_QUAT], bf[g, B_QUAT + 1], bf[g, B_QUAT + 2], bf[g, B_QUAT + 3]),
+              (0.0, 1.0, 0.0))
+    d = (bf[i, B_POS] - bf[g, B_POS]) * pn[0] + (bf[i, B_POS + 1] - bf[g, B_POS + 1]) * pn[1] \
+        + (bf[i, B_POS + 2] - bf[g, B_POS + 2]) * pn[2]
+    shape = bi[i, B_SHAPE]
+    if shape == SHAPE_PLANE:
+        return 1e30
+    if shape == SHAPE_SPHERE:
+        return d - bf[i, B_DIMS]
+    q = (bf[i, B_QUAT], bf[i, B_QUAT + 1], bf[i, B_QUAT + 2], bf[i, B_QUAT + 3])
+    if shape == SHAPE_BOX:
+        for c in range(3):
+            e = (bf[i, B_DIMS] if c == 0 else 0.0, bf[i, B_DIMS + 1] if c == 1 else 0.0,
+                 bf[i, B_DIMS + 2] if c == 2 else 0.0)
+            d -= abs(_dot(qrot(q, e), pn))
+        return d
+    ca = _dot(qrot(q, (0.0, 1.0, 0.0)), pn)  # the axis against the normal
+    d -= bf[i, B_DIMS + 1] * abs(ca)
+    if shape == SHAPE_CYLINDER:
+        return d - bf[i, B_DIMS] * math.sqrt(max(0.0, 1.0 - ca * ca))
+    return d - bf[i, B_DIMS]   # capsule
+
+
+@njit(cache=True, _nrt=False)
+def _plane_floors(bf, bi, planes, bfloor):
+    """Each movable body's floor against each plane (bfloor[i, k], m): its lowest point's height
+    over plane planes[k] before the projection, or 0 where it was above."""
+    for i in range(bfloor.shape[0]):
+        if not _movable(bf, bi, i):
+            continue
+        for k in range(planes.shape[0]):
+            bfloor[i, k] = min(_plane_height(bf, bi, i, planes[k]), 0.0)
+
+
+@njit(cache=True, _nrt=False)
+def _project_planes(bf, bi, planes, bfloor):
+    """A movable body whose lowest point the projection took under its floor against a plane
+    (the ground) is lifted back to it along the plane's normal (a translation: every point of it
+    rises as much, so the lowest one reaches the floor exactly). Returns how many it lifted."""
+    lifted = 0
+    for i in range(bfloor.shape[0]):
+        if not _movable(bf, bi, i):
+            continue
+        for k in range(planes.shape[0]):
+            g = planes[k]
+            err = bfloor[i, k] - _plane_height(bf, bi, i, g)
+            if not (err > PROJECT_CONTACT_SLOP):
+                continue
+            pn = qrot((bf[g, B_QUAT], bf[g, B_QUAT + 1], bf[g, B_QUAT + 2], bf[g, B_QUAT + 3]),
+                      (0.0, 1.0, 0.0))
+            for c in range(3):
+                bf[i, B_POS + c] += err * pn[c]
+            lifted += 1
+    return lifted
+
+
+@njit(cache=True, _nrt=False)
+def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor):
     """After the step's sub-steps: every live joint (slots ``lj``, in order) whose point gap is
     over PROJECT_GAP m has its dynamic bodies moved so that PROJECT_TO m of it is left, through
     the point's effective mass K = (mA + mB) I - [rA] IA [rA] - [rB] IB [rB] (a static,
-    kinematic or world end does not move, nor a body touching something, si[:, SI_TOUCH], joined
-    to one touching nothing); up to PROJECT_SWEEPS sweeps, until one moves none.
-    Positions and rotations only (velocities are left as the solver made them). Returns how many
-    joint corrections it made."""
+    kinematic, asleep or world end does not move); then the step's contact points (manifolds
+    0..nm-1 of mf, mi) that this pushed deeper than they were are pushed back out (one-sided,
+    _project_contacts; floor: the caller's (>= nm, 4) scratch), and every movable body whose
+    lowest point went under the ground planes (slots ``planes``, ground_planes) deeper than it
+    was, or under them at all where it was above, is lifted back along the plane's normal
+    (_project_planes; bfloor: the caller's (n bodies, >= len(planes)) scratch: a capsule end past
+    the contacts' margin has no contact point to hold it); up to PROJECT_SWEEPS sweeps of all
+    three, until one moves no joint. Positions and rotations only (velocities are left as the
+    solver made them). Returns how many joint corrections it made."""
     acted = 0
+    floors = False
     for _sweep in range(PROJECT_SWEEPS):
         moved = 0
         for t in range(lj.shape[0]):
@@ -1740,19 +1959,21 @@ def project_joints(bf, bi, si, jf, ji, lj):
             gap = math.sqrt(cx * cx + cy * cy + cz * cz)
             if not (gap > PROJECT_GAP):
                 continue
-            dyn_a = a >= 0 and bi[a, B_KIND] == KIND_DYNAMIC
-            dyn_b = b >= 0 and bi[b, B_KIND] == KIND_DYNAMIC
-            # the ground holds what lies on it: of a body touching something this step and one
-            # touching nothing, only the second moves (moved both ways, a LIMP box man's arm
-            # landing was pushed 3.3 cm into the ground against 1.3 without the projection)
-            touch_a = dyn_a and si[a, SI_TOUCH] != 0
-            touch_b = dyn_b and si[b, SI_TOUCH] != 0
-            if touch_a and dyn_b and not touch_b:
-                dyn_a = False
-            elif touch_b and dyn_a and not touch_a:
-                dyn_b = False
+            dyn_a = _movable(bf, bi, a)
+            dyn_b = _movable(bf, bi, b)
+            if PROJECT_TOUCH_RULE:
+                touch_a = dyn_a and si[a, SI_TOUCH] != 0
+                touch_b = dyn_b and si[b, SI_TOUCH] != 0
+                if touch_a and dyn_b and not touch_b:
+                    dyn_a = False
+                elif touch_b and dyn_a and not touch_a:
+                    dyn_b = False
             if not (dyn_a or dyn_b):
                 continue
+            if not floors:  # the contacts' floors from the poses before anything moves
+                _contact_floors(bf, bi, mf, mi, nm, floor)
+                _plane_floors(bf, bi, planes, bfloor)
+                floors = True
             zero = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
             ma = _inv_m(bf, a) if dyn_a else 0.0
             mb = _inv_m(bf, b) if dyn_b else 0.0
@@ -1761,22 +1982,16 @@ def project_joints(bf, bi, si, jf, ji, lj):
             s = 1.0 - PROJECT_TO / gap
             p = solve3(point_mass(ma, ia, ra, mb, ib, rb), (-s * cx, -s * cy, -s * cz))
             if dyn_a:
-                ta = mv(ia, _cross(ra, p))
-                for c in range(3):
-                    bf[a, B_POS + c] -= ma * p[c]
-                q = qintegrate(qa, (-ta[0], -ta[1], -ta[2]), 1.0)
-                for c in range(4):
-                    bf[a, B_QUAT + c] = q[c]
+                _move_body(bf, a, ma, ia, ra, p, -1.0)
             if dyn_b:
-                tb = mv(ib, _cross(rb, p))
-                for c in range(3):
-                    bf[b, B_POS + c] += mb * p[c]
-                q = qintegrate(qb, tb, 1.0)
-                for c in range(4):
-                    bf[b, B_QUAT + c] = q[c]
+                _move_body(bf, b, mb, ib, rb, p, 1.0)
             bf[b if dyn_b else a, B_NETS + NET_PUSH] += 1.0
             moved += 1
         acted += moved
         if moved == 0:
             break
+        if PROJECT_CONTACTS:
+            _project_contacts(bf, bi, mf, mi, nm, floor)
+        if PROJECT_PLANES:
+            _project_planes(bf, bi, planes, bfloor)
     return acted

@@ -13,9 +13,9 @@ Order (Box2D v3 solver.c b2SolverTask; Catto's solver2d s2Solve_SoftStep):
         solve joints, anchors, contacts (bias)
         integrate positions (awake dynamic and kinematic bodies)
         relax joints, anchors, contacts (no bias; contact friction here)
-    restitution; the nets (_hold_to_nets); joints open past a centimetre projected together
-    (_kernels_joints.project_joints; off, measured there); kinematic bodies land exactly on their
-    targets; forces cleared; sleep
+    restitution; the nets (_hold_to_nets); joints open past a centimetre projected together, with
+    the contacts that drives deeper (_kernels_joints.project_joints; off, measured there);
+    kinematic bodies land exactly on their targets; forces cleared; sleep
 
 World inverse inertia (B_IW) is computed at the step's start and again after each sub-step's
 position update (IW_EVERY_SUBSTEP): a body struck hard turns a lot within a 1/60 s step, and the
@@ -70,6 +70,7 @@ from ._kernels_contact import (
 from ._kernels_islands import build_islands
 from ._kernels_joints import (
     G_COUNT,
+    ground_planes,
     prepare_joints,
     project_joints,
     solve_joints,
@@ -596,8 +597,11 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     ip[IP_OUT_RESET] = _hold_to_nets(bf, bi, lb, jf, ji, nj, af, ai, na, mi1, nm, max_speed,
                                      MAX_TURN / h, reset)
     # joints still open past a centimetre after a hard blow or landing: their bodies moved
-    # together (positions only; _kernels_joints.project_joints, issue 18: off, PROJECT_SWEEPS 0)
-    project_joints(bf, bi, si, jf, ji, lj)
+    # together, and the contacts that drives deeper pushed back (positions only;
+    # _kernels_joints.project_joints, issue 18: off, PROJECT_SWEEPS 0)
+    planes = ground_planes(bi, n)
+    project_joints(bf, bi, si, jf, ji, lj, mf1, mi1, nm, np.empty((max(nm, 1), 4)), planes,
+                   np.empty((n, max(planes.shape[0], 1))))
 
     # (a parked body is not in lb: World.move_kinematic lands a parked kinematic body on its
     # target at once, and World.unpark_body clears what force was put on it while parked)
