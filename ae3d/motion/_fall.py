@@ -130,8 +130,9 @@ class FallSettings:
     # none to a third as it sat turned on its hands; the arm swung, rolled it onto its back
     # propped on both hands, and it rocked there, never still: now each arm's share is read only
     # while it leans under the landing's lean, and kept, F_FALL_FAR) and two of test_writhe's
-    # 64 box men (135 and 225 degrees) writhed with a leg's swing of 0.20 rad against 0.30 (landed still rolling over onto its
-    # face, read as on its back: _writhe.py now reads it again each step until it lies)
+    # 64 box men (135 and 225 degrees) writhed with a leg's swing of 0.20 rad against 0.30
+    # (landed still rolling over onto its face, read as on its back: _writhe.py now reads it
+    # again each step until it lies)
     tuck_side: float = 0.8
     """rad: the head's tuck in a fall to the figure's side (``tuck`` forwards and backwards),
     blended by how far the fall is to its side (the sine between the pelvis's forward and the
