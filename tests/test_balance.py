@@ -158,7 +158,7 @@ def backward():
         ks = [i for i, kk in enumerate(keys) if kk[0] == v]
         print(f"| {v:.1f} | " + " | ".join(
             ("stands" if o.stands[i] else "falls") + f" {o.steps[i]}" for i in ks) + " |")
-    # nan when no shove at 1.0 m/s steps back (no chest to measure: the xfail below)
+    # nan when no shove at 1.0 m/s steps back (no chest to measure)
     measured = [o.chest_ahead[i] for i, kk in enumerate(keys)
                 if kk[0] == 1.0 and np.isfinite(o.chest_ahead[i])]
     ahead = float(np.mean(measured)) if measured else float("nan")
@@ -178,27 +178,6 @@ def test_backward_15_of_21_to_1_4(backward):
     assert sum(o.stands[i] for i, kk in enumerate(keys) if kk[0] <= 1.4) >= 15
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "measured: at 1.0 m/s the box man takes no step back at all (a capture point behind the feet "
-    "steps past trigger_back, 0.65 m: issue 14, the table's 150 N·s from in front stands without "
-    "one), so there is no chest to measure while a step back is under way (nan; held to 3 cm "
-    "ahead). The two rows are the same blow: motion.hit at the chest, v x 78 kg (78 to 125 N·s at "
-    "1.0 to 1.6 m/s) against 150 N·s, so what the capture point does grows with it: first seen 0.31"
-    " / 0.37 / 0.43 / 0.49 m behind the heels against 0.59, still 0.17 / 0.41 (1.0 / 1.6 m/s) "
-    "against 0.55 0.12 s after the blow (the weight shift's time). Session 9, trigger_back 0.24 "
-    "(the spec's 24 cm): 150 N·s steps back 3 times; the shifts at 1.0 m/s start and are let go at "
-    "0.08 s (the point back within 0.24 m, the figure under 0.25 m/s) with no step, the chest 7.3 "
-    "to 9.1 cm behind the pelvis over them; at 0.6 and 0.65 neither steps. Tried, not kept: a "
-    "weight shift that always ends in its step, and a stride back of 0.29 m (150 N·s past two "
-    "strides back, 0.58 m: no step, the balance holds it): all seven at 1.0 m/s step back once and "
-    "stand, 150 N·s takes no step, and the chest is still 5.4 to 6.0 cm behind the pelvis (mean "
-    "5.8): the blow takes 95 % of the chest's muscle (78 N·s on its 14.6 kg over hit_speed 1.6 m/s,"
-    " capped at hit_cap), half its neighbours', back over 0.8 s, so the bend's aim has next to "
-    "nothing to bend it with. And with the trigger back at 0.24 the runs from behind step back "
-    "after them: 255 to 315 N·s take 6 to 7 steps (3 to 4 at 0.65), 330 N·s staggers till 1.87 s, "
-    "and 300 N·s is still staggering 3 s on (test_stagger's every-stagger-ends fails); the 84 "
-    "shoves all stand. Shoved as a velocity of the whole body instead (no blow), the chest is 1.7 "
-    "to 2.3 cm ahead (mean 1.9)"))
 def test_backward_chest_ahead_stepping_back(backward):
     _, _, ahead = backward
     assert ahead >= 0.03

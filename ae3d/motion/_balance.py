@@ -38,9 +38,11 @@ from ._layout import (
     F_MAX_LEAN,
     F_PROTECTIVE,
     F_STAGGER,
+    F_STEP_HIP,
     F_STRENGTH,
     F_UPRIGHT,
     LAND_DOWN,
+    LAND_NONE,
     PB_BODY,
     S_BALANCE_TORQUE,
     S_CAUGHT_LEAN,
@@ -48,6 +50,7 @@ from ._layout import (
     S_FALL_BRAKE,
     S_FALL_LEAN,
     S_HEADING_TORQUE,
+    S_HIP_FADE,
     S_LETGO_TIME,
     S_STAGGER_LEAN,
 )
@@ -100,6 +103,25 @@ def lean_of(bf, s, ux, uy, uz, arx, ary, arz, arw):
 
 
 @njit(cache=True, _nrt=False)
+def hold_up(af, ku, arx, ary, arz, arw, wx, wy, wz):
+    """Upright anchor ku holds up (world +y) the pelvis body's axis that the animation's pelvis
+    ``ar`` turns to the world direction w (unit): w = +y holds the animation's tilt; w tipped
+    back holds the pelvis tipped forward by as much (_stepping.py's bend over the hips)."""
+    ux, uy, uz = qrot(-arx, -ary, -arz, arw, wx, wy, wz)
+    af[ku, A_AXIS] = ux
+    af[ku, A_AXIS + 1] = uy
+    af[ku, A_AXIS + 2] = uz
+    if uy > -1.0 + 1e-12:
+        ax, ay, az, aw = qnorm(uz, 0.0, -ux, 1.0 + uy)  # shortest arc from +y to u
+    else:
+        ax, ay, az, aw = 1.0, 0.0, 0.0, 0.0
+    af[ku, A_QAX] = ax
+    af[ku, A_QAX + 1] = ay
+    af[ku, A_QAX + 2] = az
+    af[ku, A_QAX + 3] = aw
+
+
+@njit(cache=True, _nrt=False)
 def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local, bf, af, si):
     """Before the physics step, figure f's balance: its lean now, the upright anchor's axis and
     cap, the heading hold's heading and cap. Returns True when the upright cap changed."""
@@ -137,18 +159,18 @@ def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local
     ku = fi[f, F_UPRIGHT]
     # the balance holds the pelvis to the animation's pelvis's tilt (its yaw free): the body
     # axis the animation's pelvis turns up is the one held up
-    ux, uy, uz = qrot(-arx, -ary, -arz, arw, 0.0, 1.0, 0.0)
-    af[ku, A_AXIS] = ux
-    af[ku, A_AXIS + 1] = uy
-    af[ku, A_AXIS + 2] = uz
-    if uy > -1.0 + 1e-12:
-        ax, ay, az, aw = qnorm(uz, 0.0, -ux, 1.0 + uy)  # shortest arc from +y to u
+    # tipped forward over the hips while a step back is under way (_stepping.py sets F_STEP_HIP
+    # each step it bends the trunk; let go here at hip_fade, at once falling or down)
+    hb = ff[f, F_STEP_HIP]
+    if not powered or fi[f, F_FALLING] != 0 or fi[f, F_LAND] != LAND_NONE:
+        hb = 0.0
+    fh = math.sqrt(fx * fx + fz * fz)
+    if hb > 0.0 and fh > 1e-6:
+        sn = math.sin(hb) / fh
+        hold_up(af, ku, arx, ary, arz, arw, -sn * fx, math.cos(hb), -sn * fz)
     else:
-        ax, ay, az, aw = 1.0, 0.0, 0.0, 0.0
-    af[ku, A_QAX] = ax
-    af[ku, A_QAX + 1] = ay
-    af[ku, A_QAX + 2] = az
-    af[ku, A_QAX + 3] = aw
+        hold_up(af, ku, arx, ary, arz, arw, 0.0, 1.0, 0.0)
+    ff[f, F_STEP_HIP] = max(0.0, hb - prm[S_HIP_FADE] * dt)
     if af[ku, A_TMAX] != up_cap:
         changed = True
         af[ku, A_TMAX] = up_cap

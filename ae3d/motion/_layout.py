@@ -88,7 +88,8 @@ F_GU_CLIP_D = 78   # s: the get-up clip's length on a clip way (0: the keyed way
 F_STRUCK_LAST_P = 79  # 79..81 the point struck last, in its bone's body frame (m; _wound.wounded)
 # owner _fall.py, session 9 (the far arm's share, taken as the fall begins)
 F_FALL_FAR = 82   # 82..83 each arm's share of the reach turned to the front (0..1)
-FF_COUNT = 84
+F_STEP_HIP = 84   # rad: the pelvis held tipped forward over the hips stepping back (issue 14)
+FF_COUNT = 85
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -376,4 +377,10 @@ S_WR_ROLL_SPEED = 100  # rad/s: the pelvis turning faster than this about its le
 S_WR_ON_BACK = 101     # cosine: the pelvis's front up this far is on its back
 S_WR_FADE_SHARE = 102 # share: of their muscle the writhing limbs keep as the bends fade out
 S_WR_FADE_KEEP = 103  # share: of the bends' middle kept as they fade (curled up, not straight)
-PRM_COUNT = 104
+# issue 14, session 10 (steps5): the first step back, the hips' bend stepping back
+S_TRIGGER_BACK_FIRST = 104  # m: S_TRIGGER_BACK for the first step of a push (from standing)
+S_HIP_BEND = 105       # rad per m/s back: the pelvis tipped forward over the hips stepping back
+S_SHIFT_COMMITS = 106  # 0/1: a weight shift begun ends in its step back
+S_FIRST_AFTER = 107    # s: S_TRIGGER_BACK_FIRST only after this long with no step under way
+S_HIP_FADE = 108       # rad/s: the pelvis's tip forward let go at this once the bend is over
+PRM_COUNT = 109

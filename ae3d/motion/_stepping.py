@@ -91,6 +91,7 @@ from ._layout import (
     F_STEP_BEND,
     F_STEP_DUR,
     F_STEP_FOOT,
+    F_STEP_HIP,
     F_STEP_KIND,
     F_STEP_LEFT,
     F_STEP_ON,
@@ -106,6 +107,9 @@ from ._layout import (
     S_BEND_RATE,
     S_CLOSE_AFTER,
     S_FALL_STRIDES,
+    S_FIRST_AFTER,
+    S_HIP_BEND,
+    S_HIP_FADE,
     S_HOLD_TIME,
     S_KNEE_AHEAD,
     S_KNEE_ASIDE,
@@ -115,6 +119,7 @@ from ._layout import (
     S_RUN_STEPS,
     S_RUN_STRIDES,
     S_RUN_TIME,
+    S_SHIFT_COMMITS,
     S_SHIFT_TIME,
     S_STAGGER_LEAN,
     S_STEP_LIFT,
@@ -129,6 +134,7 @@ from ._layout import (
     S_STRIDE_BACK,
     S_THIGH_BASE,
     S_TRIGGER_BACK,
+    S_TRIGGER_BACK_FIRST,
     S_WAIT_STRIDES,
     STEP_AHEAD,
     STEP_ASIDE,
@@ -219,8 +225,12 @@ class SteppingSettings:
     stride_aside: float = 0.485
     """m: a stride aside (``stride`` is the stride ahead); between the ways the strides are an
     ellipse's (issue 14)."""
-    stride_back: float = 0.485
-    """m: a stride back."""
+    stride_back: float = 0.29
+    """m: a stride back. Two strides back (0.58 m) lie between the capture distances of the
+    1.6 m/s shove from in front (0.49 m as first seen) that the spec has step back and the 150
+    N·s from in front (0.59) it has stand with no step (past two strides back no step is taken
+    and the balance holds it; issue 14, session 9). 0.485 with ``trigger_back`` for every step
+    back."""
     lunge_strides: float = 4.0
     """strides: a push past ``fall_strides`` ahead (within 45 degrees of the way the pelvis
     faces) and within this takes one step toward its capture point (counted as it starts), then
@@ -266,6 +276,30 @@ class SteppingSettings:
     ragdoll, from behind: 255 / 270 / 315 / 330 / 360 N·s stand in 3 / 4 / 4 / 3 / 4 steps, 5 /
     5 / 6 / 5 / 6 at 0.24; at 0.5 and 0.55 the 330 run stepped back 4 times more, at 0.6 it was
     still staggering 3 s on)."""
+    trigger_back_first: float = 0.24
+    """m: ``trigger_back`` for the first step of a push, from standing still (``first_after``):
+    the spec's 24 cm, so the box man shoved from in front at 1.0
+    m/s steps back (issue 14, session 10; at 0.65 none of 1.0 to 1.6 m/s did). The steps of a
+    stagger and those just after one keep ``trigger_back``: with 0.24 for every step back, runs
+    from behind stepped back after them (session 9: 255 to 315 N·s took 6 to 7 steps)."""
+    first_after: float = 0.3
+    """s: standing still (no step under way, slower than ``min_speed``) this long, a figure's
+    trigger back is ``trigger_back_first``; rocking back over its feet after its steps it keeps
+    ``trigger_back``."""
+    shift_commits: float = 1.0
+    """1: a weight shift begun ends in its step back; 0: it is let go the moment the capture
+    point is back within the trigger. Let go, the shifts of 1.0 m/s shoves from in front ended
+    0.08 s in with no step (the balance brings the point back within 0.24 m that quickly)."""
+    hip_bend: float = 0.6
+    """rad per m/s going back: while a step back is under way (its weight shift and its swing)
+    the pelvis is tipped forward over the hips too, at most ``bend_max``: the upright anchor's
+    held axis tipped, which a blow at the chest does not weaken. A shove at the chest takes 95 %
+    of the chest's muscle and half the lower spine's, so the spec's bend there alone left the
+    chest behind the pelvis as it stepped back (session 9: 5.8 cm behind at 1.0 m/s, the spec 3
+    cm ahead). 0: none."""
+    hip_fade: float = 0.25
+    """rad/s: once the bend is over the pelvis's tip is let go at this (at once when it falls):
+    let go at once, the trunk swung back and the figure stepped again."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_STEP_OFF] = self.trigger
@@ -297,6 +331,11 @@ class SteppingSettings:
         row[S_RUN_STEPS] = self.run_steps
         row[S_CLOSE_AFTER] = self.close_after
         row[S_TRIGGER_BACK] = self.trigger_back
+        row[S_TRIGGER_BACK_FIRST] = self.trigger_back_first
+        row[S_HIP_BEND] = self.hip_bend
+        row[S_SHIFT_COMMITS] = self.shift_commits
+        row[S_FIRST_AFTER] = self.first_after
+        row[S_HIP_FADE] = self.hip_fade
 
 
 # ------------------------------------------------------------------------------ geometry
@@ -557,7 +596,16 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
     along = (px - mx) * fx + (pz - mz) * fz
     if along < 0.0 and -along > abs((pz - mz) * fx - (px - mx) * fz):
         trig = prm[S_TRIGGER_BACK]
+        if (phase == STEP_IDLE or phase == STEP_GIVEN_UP) and t >= prm[S_FIRST_AFTER]:
+            # the first step of a push, from standing still (no step under way and slower than
+            # min_speed for first_after): within a stagger, and rocking back after one, the
+            # steps back keep trigger_back (with the first's, runs from behind stepped back
+            # after them and went on)
+            trig = prm[S_TRIGGER_BACK_FIRST]
     want_step = off > trig and speed >= prm[S_STEP_SPEED]
+    if (phase == STEP_IDLE or phase == STEP_GIVEN_UP) and speed >= prm[S_STEP_SPEED]:
+        # no step under way and moving: not standing still (its time counts from when it is)
+        ff[f, F_STEP_T] = 0.0
     if phase == STEP_GIVEN_UP:
         # a push past two strides is a fall (the protective fall has it): no step until the
         # point is back within the feet
@@ -609,7 +657,7 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
                 fi[f, F_STAGGER] = 0
                 ff[f, F_STEP_T] = 0.0
     elif phase == STEP_SHIFT:
-        if not want_step:
+        if not want_step and prm[S_SHIFT_COMMITS] < 0.5:
             # the weight shifted, the point came back within the feet: no step after all
             _release(f, nb, ff, fi, pbi, ji, True)
             return True
@@ -713,6 +761,17 @@ def stepping_pre(f, dt, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, 
         _let_go(ji, pbi[f, _CHEST, PB_JOINT])
         _let_go(ji, pbi[f, _SPINE1, PB_JOINT])
     ff[f, F_STEP_BEND] = bend
+    # and the pelvis over the hips: the upright anchor (which a blow at the chest does not
+    # weaken, where the chest's and lower spine's muscle it takes) holds it tipped forward, the
+    # planted thighs aimed where they are (_balance.balance_pre holds it from the next step
+    # and lets it go at hip_fade)
+    if (bend > 0.0 and prm[S_HIP_BEND] > 0.0 and kind == STEP_BACK
+            and (phase == STEP_SHIFT or phase == STEP_SWING)):
+        # only while a step back is under way: held through the back-going parts of a run from
+        # behind too, its runs stepped on after them (150 N·s from behind still staggering 3 s
+        # on)
+        ff[f, F_STEP_HIP] = max(ff[f, F_STEP_HIP],
+                                min(prm[S_BEND_MAX], prm[S_HIP_BEND] * back))
     return True
 
 

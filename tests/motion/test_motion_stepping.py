@@ -65,10 +65,13 @@ def test_settings_have_the_spec_numbers():
 
 def test_strides_by_way_between_the_capture_distances():
     # issue 14: two strides ahead between the capture points of 360 and 390 N·s from behind
-    # (1.43 and 1.55 m as first seen); aside and back the stride main had
+    # (1.43 and 1.55 m as first seen); aside the stride main had; two strides back between the
+    # 1.6 m/s shove from in front the spec has step back and the 150 N·s it has stand without a
+    # step (0.49 and 0.59 m off the pelvis as first seen)
     s = motion.SteppingSettings()
     assert 1.43 < 2.0 * s.stride < 1.55
-    assert (s.stride_aside, s.stride_back) == (0.485, 0.485)
+    assert s.stride_aside == 0.485
+    assert 0.49 < 2.0 * s.stride_back < 0.59
 
 
 @pytest.mark.parametrize("name", ["stride", "stride_aside", "stride_back"])
