@@ -60,6 +60,8 @@ FLOAT_F += ("F_STRUCK_LAST_P",)
 # the far arm's share of the reach, each arm's, taken as the fall begins (_fall.py, session 9)
 WIDE.update({"F_FALL_FAR": 2})
 FLOAT_F += ("F_FALL_FAR",)
+# the pelvis tipped forward over the hips stepping back (_stepping.py, issue 14, session 10)
+FLOAT_F += ("F_STEP_HIP",)
 
 
 def _tile(cols, count):
