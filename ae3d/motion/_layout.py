@@ -383,4 +383,5 @@ S_HIP_BEND = 105       # rad per m/s back: the pelvis tipped forward over the hi
 S_SHIFT_COMMITS = 106  # 0/1: a weight shift begun ends in its step back
 S_FIRST_AFTER = 107    # s: S_TRIGGER_BACK_FIRST only after this long with no step under way
 S_HIP_FADE = 108       # rad/s: the pelvis's tip forward let go at this once the bend is over
-PRM_COUNT = 109
+S_STRIDE_BACK_LET = 109  # m: S_STRIDE_BACK once a blow has let the balance go
+PRM_COUNT = 110

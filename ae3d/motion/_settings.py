@@ -52,7 +52,7 @@ DEFAULT = Settings()
 _DIVIDED_BY = {"blend_time", "recovery", "drive_time", "letgo_time", "hit_speed",
                "step_time", "stride", "stage", "leg_period", "rock_period",
                "take_back",
-               "stride_aside", "stride_back"}   # issue 14: the strides by way
+               "stride_aside", "stride_back", "stride_back_let"}   # issue 14: the strides by way
 
 
 def check(settings: Any) -> Settings:
