@@ -6,7 +6,8 @@ A POWERED figure that is falling (``balance_post``'s ``F_FALLING``):
 - lands (``LAND_DOWN``) once it has leant past ``land_lean`` with its pelvis within ``land_drop``
   of its lowest point for ``land_steps`` steps: its aims are cleared (the reach stops), the
   balance lets go (``balance_pre`` reads ``F_LAND``), and every joint holds the shape it landed in
-  (the head still tucked) on ``hold_share`` of its budget, braking within ``hold_brake`` of it
+  (the head still tucked: held at its tuck's rotation from the chest, ``_keep_tuck``) on
+  ``hold_share`` of its budget, braking within ``hold_brake`` of it
   rather than chasing it (``muscles_pre`` drives ``PB_HELD_Q`` on ``F_HOLD`` of the budget, as
   ``physics.ragdoll_hold_shape`` does);
 - lies (``lying``) once its pelvis and chest have been slower than ``still_speed`` for
