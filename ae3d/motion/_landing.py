@@ -6,7 +6,8 @@ A POWERED figure that is falling (``balance_post``'s ``F_FALLING``):
 - lands (``LAND_DOWN``) once it has leant past ``land_lean`` with its pelvis within ``land_drop``
   of its lowest point for ``land_steps`` steps: its aims are cleared (the reach stops), the
   balance lets go (``balance_pre`` reads ``F_LAND``), and every joint holds the shape it landed in
-  (the head still tucked) on ``hold_share`` of its budget, braking within ``hold_brake`` of it
+  (the head still tucked: held at its tuck's rotation from the chest, ``_keep_tuck``) on
+  ``hold_share`` of its budget, braking within ``hold_brake`` of it
   rather than chasing it (``muscles_pre`` drives ``PB_HELD_Q`` on ``F_HOLD`` of the budget, as
   ``physics.ragdoll_hold_shape`` does);
 - lies (``lying``) once its pelvis and chest have been slower than ``still_speed`` for
@@ -35,7 +36,17 @@ import numpy as np
 from numba import njit
 
 from ae3d import human
-from ae3d.physics._layout import B_DIMS, B_POS, B_QUAT, B_V, J_BODY_A, J_BODY_B
+from ae3d.physics._layout import (
+    B_DIMS,
+    B_POS,
+    B_QUAT,
+    B_V,
+    DRIVE_AIM,
+    J_AIM,
+    J_BODY_A,
+    J_BODY_B,
+    J_DRIVE,
+)
 
 from ._fall import clear_aims
 from ._kin import qmul, qrot
@@ -147,6 +158,31 @@ def _take_shape(f, nb, pbf, pbi, bf, ji):
 
 
 @njit(cache=True, _nrt=False)
+def _keep_tuck(f, nb, pbf, pbi, bf, jf, ji):
+    """PB_HELD_Q of the head: its tuck (the neck's aim, relative to the chest where it is now)
+    rather than where the head is, when the neck is aimed (spec: landed, "the head still
+    tucked"). Taken where it is, a head the landing found on its way back up from meeting the
+    ground (the tuck's drive lifting it) went on up 5 cm on its momentum and, held on landing's
+    share, fell back: a second head impact (the Mixamo man pushed 30 degrees ahead of its side)."""
+    b = human.BONE_NECK
+    if b >= nb:
+        return
+    j = pbi[f, b, PB_JOINT]
+    if ji[j, J_DRIVE] != DRIVE_AIM:
+        return
+    a = ji[j, J_BODY_A]
+    x, y, z, w = qmul(-bf[a, B_QUAT], -bf[a, B_QUAT + 1], -bf[a, B_QUAT + 2],
+                      bf[a, B_QUAT + 3], jf[j, J_AIM], jf[j, J_AIM + 1], jf[j, J_AIM + 2],
+                      jf[j, J_AIM + 3])
+    if w < 0.0:
+        x, y, z, w = -x, -y, -z, -w
+    pbf[f, b, PB_HELD_Q] = x
+    pbf[f, b, PB_HELD_Q + 1] = y
+    pbf[f, b, PB_HELD_Q + 2] = z
+    pbf[f, b, PB_HELD_Q + 3] = w
+
+
+@njit(cache=True, _nrt=False)
 def _reset(f, fi, ff):
     changed = ff[f, F_HOLD] != 0.0
     fi[f, F_LAND] = LAND_NONE
@@ -159,7 +195,7 @@ def _reset(f, fi, ff):
 
 
 @njit(cache=True, _nrt=False)
-def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
+def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, jf, ji):
     """Before the physics step (before the muscles read ``F_HOLD``), figure f's landing from the
     state the last step left: landed, lying, caught or falling again; the shape to hold taken
     where it has just landed. Returns True when what the joints hold changed."""
@@ -197,6 +233,8 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji):
             fi[f, F_LYING] = 0
             ff[f, F_HOLD] = prm[S_HOLD_SHARE] if st == LAND_DOWN else 1.0
             _take_shape(f, nb, pbf, pbi, bf, ji)
+            if st == LAND_DOWN:
+                _keep_tuck(f, nb, pbf, pbi, bf, jf, ji)
             fi[f, F_SHAPE_NEW] = 1
             clear_aims(f, nb, pbi, ji)
             fi[f, F_AIMED] = 0

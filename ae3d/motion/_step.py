@@ -141,7 +141,7 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
         animated = from_animation(mode)
         changed = get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf,
                              scratch_way)
-        changed = landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, ji) or changed
+        changed = landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, jf, ji) or changed
         changed = muscles_pre(f, dt, nb, powered, animated, ff, pbf, pbi, prm, jf, ji) or changed
         changed = balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local,
                               bf, af, si) or changed

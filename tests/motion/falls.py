@@ -58,6 +58,7 @@ class Falls:
     way: str
     blows: np.ndarray
     head_speed: np.ndarray = field(default=None)       # m/s at first head contact (nan: never)
+    head_in: np.ndarray = field(default=None)          # m/s the step before it (the way in)
     head_impacts: np.ndarray = field(default=None)      # times the head met the ground
     hands_first: np.ndarray = field(default=None)       # 1: a hand met the ground before the head
     hands_t: np.ndarray = field(default=None)           # s after the blow a hand met the ground
@@ -124,6 +125,8 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
     m = 2 * n
     out = Falls(way, js)
     out.head_speed = np.full(m, np.nan)
+    out.head_in = np.full(m, np.nan)
+    hv_was = np.zeros((m, 3))
     out.head_impacts = np.zeros(m, dtype=int)
     out.hands_first = np.zeros(m, dtype=int)
     out.landed_t = np.full(m, np.nan)
@@ -149,6 +152,10 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
         meet = hy < TOUCH
         first = meet & np.isnan(out.head_speed)
         out.head_speed[first] = np.linalg.norm(hv[first], axis=1)
+        # the contact has already stopped the head by the step it is found within TOUCH: its
+        # speed the step before is the speed it came in at
+        out.head_in[first] = np.linalg.norm(hv_was[first], axis=1)
+        hv_was = hv
         out.hands_first[first] = hand_down[first]
         # an impact: meeting the ground after being off it by more than LEAVE
         newly = meet & ~touching
@@ -193,10 +200,14 @@ def row(f: Falls) -> dict:
     hp, ht = f.head_speed[p], f.head_speed[t]
     # a head that never met the ground is slower than any that did
     slower = int(np.sum(np.where(np.isnan(hp), True, hp < np.where(np.isnan(ht), np.inf, ht))))
+    ip, it = f.head_in[p], f.head_in[t]
+    slower_in = int(np.sum(np.where(np.isnan(ip), True, ip < np.where(np.isnan(it), np.inf, it))))
     # still: lying, or caught (its trunk still for a third of a second), after landing
     still = np.fmin(f.lying_t[p], f.caught_t[p]) - f.landed_t[p]
     return dict(
-        way=f.way, n=n, slower=slower,
+        way=f.way, n=n, slower=slower, slower_in=slower_in,
+        head_in_p=float(np.nanmean(ip)) if np.isfinite(ip).any() else 0.0,
+        head_in_t=float(np.nanmean(it)) if np.isfinite(it).any() else 0.0,
         head_p=float(np.nanmean(hp)) if np.isfinite(hp).any() else 0.0,
         head_t=float(np.nanmean(ht)) if np.isfinite(ht).any() else 0.0,
         head_never=int(np.isnan(hp).sum()),

@@ -130,10 +130,10 @@ def test_landing_clears_the_aims_holds_the_shape_and_lets_the_balance_go(tilted)
     dt = 1.0 / 60.0
     for _ in range(9):
         assert not landing_pre(b.slot, dt, r.bones, True, sv.ff, sv.fi, sv.pbf, sv.pbi, sv.prm,
-                               w.bf, w.ji)
+                               w.bf, w.jf, w.ji)
     assert not motion.landed(b)
     assert landing_pre(b.slot, dt, r.bones, True, sv.ff, sv.fi, sv.pbf, sv.pbi, sv.prm, w.bf,
-                       w.ji)
+                       w.jf, w.ji)
     assert motion.landed(b) and not motion.caught(b) and not motion.lying(b)
     assert not np.any(w.ji[r.joints[1:], L.J_DRIVE] == L.DRIVE_AIM)
     assert sv.ff[b.slot, ML.F_HOLD] == pytest.approx(0.4)
@@ -150,13 +150,14 @@ def test_landing_clears_the_aims_holds_the_shape_and_lets_the_balance_go(tilted)
     for s in r.bodies:
         w.bf[s, L.B_V:L.B_V + 3] = 0.0
     for _ in range(10):
-        landing_pre(b.slot, dt, r.bones, True, sv.ff, sv.fi, sv.pbf, sv.pbi, sv.prm, w.bf, w.ji)
+        landing_pre(b.slot, dt, r.bones, True, sv.ff, sv.fi, sv.pbf, sv.pbi, sv.prm, w.bf, w.jf,
+                    w.ji)
     assert motion.lying(b)
     # moving again after lying still: it falls again, the shape let go
     for s in r.bodies:
         w.bf[s, L.B_V:L.B_V + 3] = (0.5, 0.0, 0.0)
     assert landing_pre(b.slot, dt, r.bones, True, sv.ff, sv.fi, sv.pbf, sv.pbi, sv.prm, w.bf,
-                       w.ji)
+                       w.jf, w.ji)
     assert not motion.landed(b) and not motion.lying(b)
     assert sv.ff[b.slot, ML.F_HOLD] == 0.0
 
