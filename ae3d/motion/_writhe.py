@@ -391,7 +391,13 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
             return True
         st = WRITHE_NONE
     if st == WRITHE_NONE:
-        if land != LAND_DOWN:
+        # it starts once it lies (landed and still), not as it lands: a sideways faller whose
+        # far arm came down in front lands still rolling and comes to lie a second later, on
+        # its back or its face; started as it landed, its cycle ran while it rolled and its
+        # face-down or not, read as it landed, was the wrong one (the box man from 101.25
+        # degrees at 450 N·s landed face down, rolled onto its back and drew its knees 0.19
+        # rad; the pelvis went 11 cm in the second half)
+        if land != LAND_DOWN or fi[f, F_LYING] == 0:
             return False
         st = WRITHE_ON
         fi[f, F_WRITHE] = WRITHE_ON
@@ -399,15 +405,6 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         pel = pbi[f, _PELVIS, PB_BODY]
         fx, fy, fz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
                           bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])
-        fi[f, F_WRITHE_FACE] = 1 if fy < -0.5 else 0
-    if fi[f, F_LYING] == 0:
-        # landed still rolling (a sideways faller whose far arm came down in front goes on over
-        # onto its face): face down or not is read again each step until it lies, so it writhes
-        # as it comes to lie (read once as it landed, such a figure writhed face down with its
-        # back's bends, the hips drawn up and the knees at 0.2 rad)
-        pel = pbi[f, _PELVIS, PB_BODY]
-        fy = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
-                  bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])[1]
         fi[f, F_WRITHE_FACE] = 1 if fy < -0.5 else 0
     t = ff[f, F_WRITHE_T]
     total = ff[f, F_WRITHE_S]
@@ -419,13 +416,16 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         return True
     ff[f, F_WRITHE_T] = t + dt
     fade = 1.0 if t < 0.5 * total else max(0.0, (total - t) / (0.5 * total))
-    keep = prm[S_WR_FADE_KEEP] * (1.0 - fade)
+    face = fi[f, F_WRITHE_FACE] != 0
+    # the bends fade to their middle (curled up: a side-lier straightened rolled onto its back);
+    # face down to straight, as before session 9: kept half bent, the knees and the elbows under
+    # the chest pushed the Mixamo man 10-12 cm along the ground as it faded
+    keep = 0.0 if face else prm[S_WR_FADE_KEEP] * (1.0 - fade)
     legs = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / prm[S_WR_LEG_PERIOD])) * fade + 0.5 * keep
     folded = fade + keep
     # the writhing limbs' muscle fades with the bends (to fade_share of it)
     gm = prm[S_WR_FADE_SHARE] + (1.0 - prm[S_WR_FADE_SHARE]) * fade
     rock = prm[S_WR_ROCK] * math.sin(2.0 * math.pi * t / prm[S_WR_ROCK_PERIOD])
-    face = fi[f, F_WRITHE_FACE] != 0
     # on its back now (the pelvis's front up): an arm behind goes out and the spine lies down
     # only so; on its side they pushed off the ground and rolled it onto its back, 0.2 m along
     pel = pbi[f, _PELVIS, PB_BODY]
