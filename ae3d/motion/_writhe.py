@@ -396,15 +396,20 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         # its back or its face; started as it landed, its cycle ran while it rolled and its
         # face-down or not, read as it landed, was the wrong one (the box man from 101.25
         # degrees at 450 N·s landed face down, rolled onto its back and drew its knees 0.19
-        # rad; the pelvis went 11 cm in the second half)
-        if land != LAND_DOWN or fi[f, F_LYING] == 0:
+        # rad; the pelvis went 11 cm in the second half; from 213.75 at 500 N·s, on its back
+        # rolling onto its face, 11 cm in the second half). Landed on its back (the pelvis's
+        # front up past on_back) it lies where it landed and starts at once (waiting for it to
+        # lie, the four's writher on its back drifted 2.95 cm against 1.55)
+        if land != LAND_DOWN:
+            return False
+        pel = pbi[f, _PELVIS, PB_BODY]
+        fx, fy, fz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                          bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])
+        if fi[f, F_LYING] == 0 and fy <= prm[S_WR_ON_BACK]:
             return False
         st = WRITHE_ON
         fi[f, F_WRITHE] = WRITHE_ON
         ff[f, F_WRITHE_T] = 0.0
-        pel = pbi[f, _PELVIS, PB_BODY]
-        fx, fy, fz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
-                          bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])
         fi[f, F_WRITHE_FACE] = 1 if fy < -0.5 else 0
     t = ff[f, F_WRITHE_T]
     total = ff[f, F_WRITHE_S]
