@@ -1,9 +1,11 @@
 """Down and hurt, a POWERED figure writhes (spec: ``set_writhing(body, seconds)``, off by default;
 ``writhing(body)`` says it is).
 
-Once a falling figure has landed (``_landing.py``'s ``LAND_DOWN``) it writhes for the seconds it
-was given, then lies still and settles, holding the shape it ends in (``writhing`` False,
-``writhe_over`` True: a get-up counts from then). A LIMP figure is past it. While it writhes:
+Once a falling figure has landed (``_landing.py``'s ``LAND_DOWN``) on its back (the pelvis's
+front up past ``on_back``), or landed on its side or face and come to lie (``lying``: it may land
+still rolling), it writhes for the seconds it was given, then lies still and settles, holding
+the shape it ends in (``writhing`` False, ``writhe_over`` True: a get-up counts from then). A
+LIMP figure is past it. While it writhes:
 
 - its legs draw up together and let down once every ``leg_period``: the hips bend forward
   ``hip`` rad and the knees ``knee`` at the top (knees bent less than the hips lift the feet);
@@ -12,7 +14,8 @@ was given, then lies still and settles, holding the shape it ends in (``writhing
 - face down (the pelvis's front toward the ground as it starts) the knees bend ``face_knee``,
   heels up behind, the hips only ``face_hip``, and the arms stay tucked on ``face_arms`` of
   their muscle (#691);
-- it fades: full for the first half of its time, then less and less;
+- it fades: full for the first half of its time, then less and less, to the bends' middle
+  (``fade_keep``), face down to straight;
 - the limbs that writhe have all their muscle; the rest keep ``rest_share`` (the shape it landed
   in let go: held, it holds every joint whatever the bends ask). A limb a blow left weak (under
   half its muscle) or the arm struck last doesn't take part.
@@ -249,7 +252,9 @@ class WritheSettings:
     the arms folded without the rock), not to straight (0, session 8): straightened, a figure
     writhing on its side became a plank and rolled onto its back as it faded, its pelvis 10-25 cm
     along (box man 157.5 degrees at 500 N·s 14.8 cm, now 0.9; the Mixamo man from 90 degrees
-    23.4, now 7.7). It ends curled up, and holds that."""
+    23.4, now 7.7). It ends curled up, and holds that. Face down not (session 10): there the
+    knees and elbows kept half bent pushed the Mixamo man 10.6-12.4 cm along; faded to straight
+    at most 4.9."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_WR_LEG_PERIOD] = self.leg_period
