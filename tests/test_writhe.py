@@ -306,22 +306,7 @@ def sweep(request):
 
 # Where a rig's sweep misses a limit: (test, rig) -> the measured reason. A strict expected
 # failure by hand (the sweep is one fixture over both rigs): passing, the test fails and says so.
-SWEEP_MISSES: dict[tuple[str, str], str] = {
-    ("test_sweep_a_leg_swings", "boxman.glb"): "measured (session 9, the far arm in front by "
-    "default, its share read until the landing's lean): 2 of the 64 face down swing a knee 0.20 "
-    "rad against 0.30 (w9_450 from 101.25 degrees, w23_450 from 258.75); with the share taken as "
-    "the fall began every leg swung at least 0.49 (but the Mixamo man's sideways falls were 10 "
-    "of 12); with far_fwd 0 (session 8) at least 0.49",
-    ("test_sweep_drift", "boxman.glb"): "measured (session 9, the far arm in front by default and "
-    "the bends fading to their middle): 2 of the 64 over 10 cm, 11 cm each (w9_450 from 101.25 "
-    "degrees, w19_500 from 213.75); with far_fwd 0 and the bends fading to their middle none "
-    "(the most 7.9 cm); session 8: 3 over, 15.7, 14.8, 14.4 cm",
-    ("test_sweep_drift", "mixamo_man.glb"): "measured (session 9, the bends fading to their "
-    "middle, curled up, and an arm behind on its side on no muscle): 3 of the 64 over 10 cm, all "
-    "face down: 12.4 cm (from 270 degrees at 500 N·s), 11.1 (258.75, 450), 10.6 (101.25, 450); "
-    "the one from 90 degrees at 500 N·s 7.7 (session 8: 23.4 cm, rolling from its side onto its "
-    "back as the bends faded to straight). Session 8: 1 over, 23.4 cm; the next 6.0",
-}
+SWEEP_MISSES: dict[tuple[str, str], str] = {}
 
 
 def _held(ok: bool, test: str, rig: str, what: str) -> None:

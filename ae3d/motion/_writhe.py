@@ -1,9 +1,11 @@
 """Down and hurt, a POWERED figure writhes (spec: ``set_writhing(body, seconds)``, off by default;
 ``writhing(body)`` says it is).
 
-Once a falling figure has landed (``_landing.py``'s ``LAND_DOWN``) it writhes for the seconds it
-was given, then lies still and settles, holding the shape it ends in (``writhing`` False,
-``writhe_over`` True: a get-up counts from then). A LIMP figure is past it. While it writhes:
+Once a falling figure has landed (``_landing.py``'s ``LAND_DOWN``) on its back (the pelvis's
+front up past ``on_back``), or landed on its side or face and come to lie (``lying``: it may land
+still rolling), it writhes for the seconds it was given, then lies still and settles, holding
+the shape it ends in (``writhing`` False, ``writhe_over`` True: a get-up counts from then). A
+LIMP figure is past it. While it writhes:
 
 - its legs draw up together and let down once every ``leg_period``: the hips bend forward
   ``hip`` rad and the knees ``knee`` at the top (knees bent less than the hips lift the feet);
@@ -12,7 +14,8 @@ was given, then lies still and settles, holding the shape it ends in (``writhing
 - face down (the pelvis's front toward the ground as it starts) the knees bend ``face_knee``,
   heels up behind, the hips only ``face_hip``, and the arms stay tucked on ``face_arms`` of
   their muscle (#691);
-- it fades: full for the first half of its time, then less and less;
+- it fades: full for the first half of its time, then less and less, to the bends' middle
+  (``fade_keep``), face down to straight;
 - the limbs that writhe have all their muscle; the rest keep ``rest_share`` (the shape it landed
   in let go: held, it holds every joint whatever the bends ask). A limb a blow left weak (under
   half its muscle) or the arm struck last doesn't take part.
@@ -249,7 +252,9 @@ class WritheSettings:
     the arms folded without the rock), not to straight (0, session 8): straightened, a figure
     writhing on its side became a plank and rolled onto its back as it faded, its pelvis 10-25 cm
     along (box man 157.5 degrees at 500 N·s 14.8 cm, now 0.9; the Mixamo man from 90 degrees
-    23.4, now 7.7). It ends curled up, and holds that."""
+    23.4, now 7.7). It ends curled up, and holds that. Face down not (session 10): there the
+    knees and elbows kept half bent pushed the Mixamo man 10.6-12.4 cm along; faded to straight
+    at most 4.9."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_WR_LEG_PERIOD] = self.leg_period
@@ -391,23 +396,25 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
             return True
         st = WRITHE_NONE
     if st == WRITHE_NONE:
+        # it starts once it lies (landed and still), not as it lands: a sideways faller whose
+        # far arm came down in front lands still rolling and comes to lie a second later, on
+        # its back or its face; started as it landed, its cycle ran while it rolled and its
+        # face-down or not, read as it landed, was the wrong one (the box man from 101.25
+        # degrees at 450 N·s landed face down, rolled onto its back and drew its knees 0.19
+        # rad; the pelvis went 11 cm in the second half; from 213.75 at 500 N·s, on its back
+        # rolling onto its face, 11 cm in the second half). Landed on its back (the pelvis's
+        # front up past on_back) it lies where it landed and starts at once (waiting for it to
+        # lie, the four's writher on its back drifted 2.95 cm against 1.55)
         if land != LAND_DOWN:
+            return False
+        pel = pbi[f, _PELVIS, PB_BODY]
+        fx, fy, fz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                          bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])
+        if fi[f, F_LYING] == 0 and fy <= prm[S_WR_ON_BACK]:
             return False
         st = WRITHE_ON
         fi[f, F_WRITHE] = WRITHE_ON
         ff[f, F_WRITHE_T] = 0.0
-        pel = pbi[f, _PELVIS, PB_BODY]
-        fx, fy, fz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
-                          bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])
-        fi[f, F_WRITHE_FACE] = 1 if fy < -0.5 else 0
-    if fi[f, F_LYING] == 0:
-        # landed still rolling (a sideways faller whose far arm came down in front goes on over
-        # onto its face): face down or not is read again each step until it lies, so it writhes
-        # as it comes to lie (read once as it landed, such a figure writhed face down with its
-        # back's bends, the hips drawn up and the knees at 0.2 rad)
-        pel = pbi[f, _PELVIS, PB_BODY]
-        fy = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
-                  bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])[1]
         fi[f, F_WRITHE_FACE] = 1 if fy < -0.5 else 0
     t = ff[f, F_WRITHE_T]
     total = ff[f, F_WRITHE_S]
@@ -419,13 +426,16 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         return True
     ff[f, F_WRITHE_T] = t + dt
     fade = 1.0 if t < 0.5 * total else max(0.0, (total - t) / (0.5 * total))
-    keep = prm[S_WR_FADE_KEEP] * (1.0 - fade)
+    face = fi[f, F_WRITHE_FACE] != 0
+    # the bends fade to their middle (curled up: a side-lier straightened rolled onto its back);
+    # face down to straight, as before session 9: kept half bent, the knees and the elbows under
+    # the chest pushed the Mixamo man 10-12 cm along the ground as it faded
+    keep = 0.0 if face else prm[S_WR_FADE_KEEP] * (1.0 - fade)
     legs = 0.5 * (1.0 - math.cos(2.0 * math.pi * t / prm[S_WR_LEG_PERIOD])) * fade + 0.5 * keep
     folded = fade + keep
     # the writhing limbs' muscle fades with the bends (to fade_share of it)
     gm = prm[S_WR_FADE_SHARE] + (1.0 - prm[S_WR_FADE_SHARE]) * fade
     rock = prm[S_WR_ROCK] * math.sin(2.0 * math.pi * t / prm[S_WR_ROCK_PERIOD])
-    face = fi[f, F_WRITHE_FACE] != 0
     # on its back now (the pelvis's front up): an arm behind goes out and the spine lies down
     # only so; on its side they pushed off the ground and rolled it onto its back, 0.2 m along
     pel = pbi[f, _PELVIS, PB_BODY]
