@@ -163,7 +163,7 @@ def breakdown(n: int) -> dict:
         tm("wake through joints", wake_through_joints, bf, bi, nb, ji, lj)
         tm("activity", ks._activity, bf, bi, lb, si)
         axis = tm("bounds", compute_bounds, bf, bi, lb, dt, gmag, w.margin, sf,
-                  w.max_linear_speed, ks.MAX_TURN * nsub / dt)
+                  w.max_linear_speed, ks.MAX_TURN * nsub / dt, w.reach_spin)
         cap = keys.shape[0]
         npairs = tm("find pairs", find_pairs, bf, bi, nb, lb, sf, si, axis, keys, cap, w.ign,
                     w._n_ign, w.margin, w.ip[ks.IP_SORT:ks.IP_SORT + 2])
@@ -172,9 +172,9 @@ def breakdown(n: int) -> dict:
         tm("start poses", ks._start_poses, bf, bi, lb)
         si[:nb, L.SI_TOUCH] = 0
         nm = tm("build manifolds", build_manifolds, bf, bi, keys, min(npairs, cap), sf, si, w.mf,
-                w.mi, w.nm, mf1, mi1, mf1.shape[0], cn, cp, cs, cid)
+                w.mi, w.nm, mf1, mi1, mf1.shape[0], cn, cp, cs, cid, w.step_flags)
         nm = min(nm, mf1.shape[0])
-        tm("joints prepare", prepare_joints, bf, bi, jf, ji, lj, h)
+        tm("joints prepare", prepare_joints, bf, bi, jf, ji, lj, h, dt)
         tm("anchors prepare", prepare_anchors, bf, bi, af, ai, la, h)
         tm("contacts prepare", prepare_contacts, bf, mf1, mi1, nm, h, w.contact_hertz,
            w.contact_damping)
@@ -203,9 +203,12 @@ def breakdown(n: int) -> dict:
         tm("restitution", apply_restitution, bf, mf1, mi1, nm, w.restitution_threshold)
         tm("nets", ks._hold_to_nets, bf, bi, lb, jf, ji, nj, af, ai, na, mi1, nm,
            w.max_linear_speed, ks.MAX_TURN / h, np.zeros(max(nb, 1), dtype=np.int64))
-        pl = ks.ground_planes(bi, nb)
-        tm("project", ks.project_joints, bf, bi, si, jf, ji, lj, mf1, mi1, nm,
-           np.empty((max(nm, 1), 4)), pl, np.empty((nb, max(pl.shape[0], 1))))
+        if tm("joints open", ks.joints_open, bf, bi, jf, ji, lj, w.project_gap) \
+                and w.project_sweeps > 0:
+            pl = ks.ground_planes(bi, nb)
+            tm("project", ks.project_joints, bf, bi, si, jf, ji, lj, mf1, mi1, nm,
+               np.empty((max(nm, 1), 4)), pl, np.empty((nb, max(pl.shape[0], 1))),
+               w.project_sweeps, w.project_gap, w.step_flags)
         bf[:nb, L.B_FORCE:L.B_FORCE + 3] = 0.0
         bf[:nb, L.B_TORQUE:L.B_TORQUE + 3] = 0.0
         tm("sleep", update_sleep, bf, bi, lb, mi1, nm, ji, lj, sf, si, dt, w.sleep_threshold,

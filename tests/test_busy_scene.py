@@ -51,18 +51,13 @@ def busy():
 # every sub-step: a forearm spinning on the ground drove its contact row past a gain of 2 and it
 # diverged (physics/_kernels_contact.py, "Effective masses"). With the masses taken in the solve
 # the scene holds: no tear (widest gap 2.11 cm, fastest body 27.9 m/s), the bystanders unmoved.
-# What it cannot meet yet, measured: a strict xfail. Re-measured with the ground's share of a
-# blow and its friction (physics/_blow.py ground_share; 83 of the 120 blows grounded): the
-# widest gap 5.37 cm, fastest body 30.5 m/s, the bystanders unmoved; that gap is the same
-# (5.37 cm) with main's _blow.py swapped in over the scene's first 12 s (the blow's instant is
-# not where it opens; the 2.11 cm above was measured before later merges).
-# Session 8: with physics/_kernels_joints.py's post-step joint projection on, the widest gap was
-# 1.00 cm at any time (the box man's depth test broke: kept off).
-# Session 9: with the contacts projected with it (on in a trial), the widest gap 1.00 cm at any
-# time, fastest body 26.4 m/s, bystanders unmoved; off for tests/test_falls_sweep.py's box man
-# (a capsule 3.34 cm into the ground, limit 3).
-LATE_GAP = ("measured: a gap of 5.37 cm 0.22 s after a blow (9.2 s in; 436 N·s to a figure's "
-            "spine_01; was 2.11 cm, 29.7 s in, when first measured); 2 cm held")
+# Re-measured with the ground's share of a blow and its friction (physics/_blow.py ground_share; 83
+# of the 120 blows grounded): the widest gap 5.37 cm 0.22 s after a blow (9.2 s in; 436 N·s to a
+# figure's spine_01), fastest body 30.5 m/s, the bystanders unmoved: a strict xfail until the
+# post-step joint projection with the contacts (physics/_kernels_joints.py project_joints) came
+# on in session 11 with the ground's reach (_kernels_broadphase SF_REACH; sessions 8-9 had it off
+# for the box man's depth; session 11: gaps past 1.5 cm projected): from 0.1 s after a blow the
+# widest gap 1.47 cm (34.6 s in), 3.11 cm at any time, fastest body 26.4 m/s, bystanders unmoved.
 
 
 def test_busy_scene_no_nan(busy):
@@ -75,7 +70,6 @@ def test_busy_scene_no_tear(busy):
     assert busy["speed"] <= 400.0 + B.SPEED_SLACK
 
 
-@pytest.mark.xfail(strict=True, reason=LATE_GAP)
 def test_busy_scene_gaps_back_within_a_tenth(busy):
     assert busy["late_gap"] <= B.HELD_GAP, busy["late_at"]
 

@@ -311,6 +311,12 @@ SWEEP_MISSES: dict[tuple[str, str], str] = {
     "once it lies unless landed on its back, the landing holds the tuck, the steps back): 1 of the "
     "64 over 10 cm, w19_500 (213.75 degrees, 500 N·s) 16.5 cm; on the writhe change's own branch "
     "it was 9.5 cm and none over (session 9: 2 over, 11 cm each)",
+    ("test_sweep_drift", "mixamo_man.glb"): "measured (session 11, the joint projection on, "
+    "physics/_kernels_joints.py PROJECT_GAP 1.5 cm): 1 of the 64 over 10 cm, w23_500 (258.75 "
+    "degrees, 500 N·s) 16.7 cm: landing on its right arm it opens the shoulder 3.13 cm (over the "
+    "2 cm that tests/physics/test_unbreakable.py holds), the projection takes it and it lies "
+    "otherwise, and its writhe rolls it; with the projection off 5.1 cm and none over (8.3 cm the "
+    "most); its mirror w9_500 4.0 cm (19.4 at a 1 cm gap)",
 }
 
 

@@ -3,9 +3,13 @@
 Each step every body in the world gets an AABB of its shape grown by how far it may move this
 step (its speculative extent, ``SF_EXT``: dt·(|v| + |ω|·radius) + ½|g|dt² plus half the base
 margin), so that a pair whose surfaces may meet within the step becomes a candidate and the
-narrow phase keeps its points as speculative contacts (no tunnelling at speed). The bodies are
-merge-sorted (stable; ties by slot) along the axis of largest spread of their centres and swept;
-planes (infinite) are tested against each body directly.
+narrow phase keeps its points as speculative contacts (no tunnelling at speed). Against a ground
+plane a dynamic body reaches further, ``SF_REACH``: its extent plus dt·reach_spin·its bounding
+diameter, what a joint's drive may swing its far end by within the step without any speed at
+the step's start (issue 18: a calf 2.50 cm over the ground, its margin 2.02 cm, swung 5.8 cm
+down by the knee's drive within one step and sank 3.34 cm); see _kernels_contact's reach points.
+The bodies are merge-sorted (stable; ties by slot) along the axis of largest spread of their
+centres and swept; planes (infinite) are tested against each body directly.
 
 A pair is a candidate only when at least one body moves (``SI_ACT`` 2: awake dynamic or moving
 kinematic) and the other is not parked. Static-static, still-still, asleep-asleep, asleep-static
@@ -39,6 +43,7 @@ from ._layout import (
     SF_HI,
     SF_KEY,
     SF_LO,
+    SF_REACH,
     SF_SHI,
     SF_SLO,
     SHAPE_BOX,
@@ -56,7 +61,7 @@ KEY_MASK = (1 << 32) - 1
 
 
 @njit(cache=True, _nrt=False)
-def compute_bounds(bf, bi, lb, dt, gmag, base_margin, sf, max_speed, max_spin):
+def compute_bounds(bf, bi, lb, dt, gmag, base_margin, sf, max_speed, max_spin, reach_spin):
     """AABBs (m) and speculative extents of every live, unparked body (lb: the slots not
     parked, ascending); returns the sweep axis.
 
@@ -78,6 +83,7 @@ def compute_bounds(bf, bi, lb, dt, gmag, base_margin, sf, max_speed, max_spin):
         shape = bi[i, B_SHAPE]
         if shape == SHAPE_PLANE:
             sf[i, SF_EXT] = 0.0
+            sf[i, SF_REACH] = 0.0
             continue
         r = bf[i, B_RADIUS]
         ext = 0.5 * base_margin
@@ -94,6 +100,8 @@ def compute_bounds(bf, bi, lb, dt, gmag, base_margin, sf, max_speed, max_spin):
             if bi[i, B_KIND] == KIND_DYNAMIC:
                 ext += gmag * dt * dt
         sf[i, SF_EXT] = ext
+        sf[i, SF_REACH] = ext + (dt * reach_spin * 2.0 * r if bi[i, B_KIND] == KIND_DYNAMIC
+                                 else 0.0)
         px = bf[i, B_POS]
         py = bf[i, B_POS + 1]
         pz = bf[i, B_POS + 2]
@@ -325,7 +333,7 @@ def find_pairs(bf, bi, n, lb, sf, si, axis, keys, key_cap, ign, n_ign, base_marg
                 continue
             d = (nrm[0] * bf[i, B_POS] + nrm[1] * bf[i, B_POS + 1] + nrm[2] * bf[i, B_POS + 2]
                  - off - bf[i, B_RADIUS])
-            if d > sf[i, SF_EXT] + 0.5 * base_margin:
+            if d > sf[i, SF_REACH] + 0.5 * base_margin:
                 continue
             if not _filter(bi, i, p):
                 continue

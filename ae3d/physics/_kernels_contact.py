@@ -117,6 +117,7 @@ from ._layout import (
     P_SEP,
     P_STRIDE,
     SF_EXT,
+    SF_REACH,
     SHAPE_BOX,
     SHAPE_PLANE,
     SI_TOUCH,
@@ -143,6 +144,9 @@ from ._math import (
 KEY_SHIFT = 32
 KEY_MASK = (1 << 32) - 1
 CLAMP = 0.25
+# build_manifolds' reach_flags (World.reach_flags): what a ground plane's reach point leaves out
+REACH_NO_RESTITUTION = 1
+REACH_NO_FRICTION = 2
 
 # The passes' pose scratch (cg, one row a manifold; see solve_contacts): what a pass derives from
 # the poses alone. The bodies move only between a sub-step's bias and relax passes, so what the
@@ -175,10 +179,17 @@ def collide_bodies(bf, bi, a, b, margin, cn, cp, cs, cid):
 
 @njit(cache=True, _nrt=False)
 def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap,
-                    cn, cp, cs, cid):
+                    cn, cp, cs, cid, reach_flags):
     """Collide every candidate pair into new manifolds (mf1, mi1), warm-started from the old
     (mf0, mi0) by pair key and feature id. Returns the number of manifolds found (may exceed
-    m_cap: then only m_cap are kept and the caller grows the tables before the next step)."""
+    m_cap: then only m_cap are kept and the caller grows the tables before the next step).
+
+    A body and a ground plane with no point within the body's speculative margin (SF_EXT) are
+    collided again within its reach (SF_REACH, _kernels_broadphase: what a drive may swing it
+    by in the step); points found so are reach points: speculative (separation > 0), the body
+    not marked touching (SI_TOUCH), started cold (no warm start from last step's manifold of
+    the pair), and without what ``reach_flags`` leaves out (REACH_NO_RESTITUTION,
+    REACH_NO_FRICTION: friction and rolling resistance)."""
     nm = 0
     j = 0
     for k in range(npairs):
@@ -186,7 +197,8 @@ def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap
         a = key >> KEY_SHIFT
         b = key & KEY_MASK
         margin = sf[a, SF_EXT] + sf[b, SF_EXT]
-        if bi[a, B_SHAPE] != SHAPE_PLANE and bi[b, B_SHAPE] != SHAPE_PLANE:
+        plane = bi[a, B_SHAPE] == SHAPE_PLANE or bi[b, B_SHAPE] == SHAPE_PLANE
+        if not plane:
             # bounding spheres apart by more than the margin: no point can be within it
             dx = bf[b, B_POS] - bf[a, B_POS]
             dy = bf[b, B_POS + 1] - bf[a, B_POS + 1]
@@ -195,6 +207,12 @@ def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap
             if dx * dx + dy * dy + dz * dz > reach * reach:
                 continue
         cnt = collide_bodies(bf, bi, a, b, margin, cn, cp, cs, cid)
+        reach = False
+        if cnt <= 0 and plane:
+            far = sf[a, SF_REACH] + sf[b, SF_REACH]
+            if far > margin:
+                cnt = collide_bodies(bf, bi, a, b, far, cn, cp, cs, cid)
+                reach = True
         if cnt <= 0:
             continue
         if nm >= m_cap:
@@ -222,11 +240,21 @@ def build_manifolds(bf, bi, keys, npairs, sf, si, mf0, mi0, nm0, mf1, mi1, m_cap
         if sb != SHAPE_BOX and sb != SHAPE_PLANE:
             rr = max(rr, bf[b, B_RADIUS])
         mf1[r, M_ROLL] = max(bf[a, B_ROLLING], bf[b, B_ROLLING]) * rr
-        si[a, SI_TOUCH] = 1
-        si[b, SI_TOUCH] = 1
+        if reach:
+            if reach_flags & REACH_NO_RESTITUTION:
+                mf1[r, M_RESTITUTION] = 0.0
+            if reach_flags & REACH_NO_FRICTION:
+                mf1[r, M_FRICTION] = 0.0
+                mf1[r, M_ROLL] = 0.0
+        else:
+            si[a, SI_TOUCH] = 1
+            si[b, SI_TOUCH] = 1
         while j < nm0 and mi0[j, M_KEY] < key:
             j += 1
-        old = j if (j < nm0 and mi0[j, M_KEY] == key) else -1
+        # a reach point starts cold: last step's impulses of the pair (a limb lifting off the
+        # ground) warm-started on a point centimetres up would push it for a sub-step, friction
+        # through the position update, where without the reach the pair had no manifold at all
+        old = j if (j < nm0 and mi0[j, M_KEY] == key and not reach) else -1
         lt1 = 0.0
         lt2 = 0.0
         ltw = 0.0

@@ -54,11 +54,12 @@ Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt
   a limit past its edge or a hinge's lock no faster than LIMIT_PUSH_MAX rad/s (counted in
   B_NETS + NET_PUSH). With
   the masses above they act only at the hardest blows (bench/tear.py counts them).
-* Projection (issue 18; OFF, PROJECT_SWEEPS = 0, measured there; ``project_joints``, after the
-  step's sub-steps and nets): a joint whose
-  point gap is still over PROJECT_GAP at the step's end has its two bodies moved (positions and
-  rotations, not velocities: no energy is added) along the gap by their inverse masses and
-  inertias, K P = -C', leaving PROJECT_TO of it for the next step's bias pass; then every contact
+* Projection (issue 18; ON, up to PROJECT_SWEEPS = 16 sweeps, World.project_sweeps, measured
+  there; ``project_joints``, after the step's sub-steps and nets, only in a step where
+  ``joints_open`` finds a gap to take): a joint whose point gap is still over PROJECT_GAP
+  (World.project_gap) at the step's end has its two bodies moved (positions and rotations, not
+  velocities: no energy is added) along the gap by their inverse masses and inertias,
+  K P = -C', leaving PROJECT_TO of it for the next step's bias pass; then every contact
   point of the step (the manifolds the solver used, their separation taken as the contact solver
   takes it) that this pushed below its floor, its separation before the projection or 0 where it
   was apart, is pushed back out to it along its normal through its normal mass, one-sided (never
@@ -233,12 +234,22 @@ EXTRA_PASSES = 0
 # sinks 0.19 cm with the projection on). So the limit needs the contacts' own landing (a calf
 # arriving fast), not the projection: the next look. Kept off.
 # PROJECT_CONTACT_SLOP: how far (m) below its floor a point may be pushed before it is pushed back.
-PROJECT_GAP = 0.01
+# Session 11: on (16 sweeps), with the ground's reach (_kernels_broadphase SF_REACH) landing that
+# calf (fall 35: 0.0 cm deep). PROJECT_GAP and PROJECT_SWEEPS are the World's defaults
+# (World.project_gap, World.project_sweeps, passed in the step's fp/ip), PROJECT_TOUCH a bit of
+# its step_flags. At a 1 cm gap it also took the 1.1-1.24 cm a box man's hands open catching a
+# fall (the velocity rows close those within a step: 0.9 cm the next), which turned the writhe
+# sweep's box man w20_500 (tests/test_writhe.py) from lying down on its hands and knees to
+# standing up again (101 cm of drift, no writhe); at 1.5 cm the box man's sweep is main's to the
+# bit while every gap the landings open past it (the Mixamo man's shoulder 3.1 cm as it lands
+# on its arm) is taken: 1.5 cm, under the 2 cm that tests/physics/test_unbreakable.py holds.
+PROJECT_GAP = 0.015
 PROJECT_TO = 0.005
-PROJECT_SWEEPS = 0
+PROJECT_SWEEPS = 16
 PROJECT_CONTACTS = True
 PROJECT_PLANES = True  # the ground as a floor for every body (a capsule end past the margin)
-PROJECT_TOUCH_RULE = False
+PROJECT_TOUCH = 4  # step_flags bit: of a body touching something and one touching nothing, only
+#                    the second moves (was PROJECT_TOUCH_RULE, off)
 PROJECT_CONTACT_SLOP = 0.0
 DRIVE_EVERY_SUBSTEP = False  # True: the pose drive's target taken again each sub-step
 BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
@@ -1930,22 +1941,45 @@ def _project_planes(bf, bi, planes, bfloor):
 
 
 @njit(cache=True, _nrt=False)
-def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor):
+def joints_open(bf, bi, jf, ji, lj, gap_max):
+    """Whether any live joint (slots ``lj``) on a body that may move has its point gap over
+    gap_max (m): the projection's cheap gate (a calm world's step allocates and projects
+    nothing)."""
+    g2 = gap_max * gap_max
+    for t in range(lj.shape[0]):
+        j = lj[t]
+        kind, a, b = _joint_bodies(ji, j)
+        if kind == JOINT_FREE or not _active(bf, bi, a, b):
+            continue
+        pa, qa, pb, qb, fa, fb, ra, rb = _frames(bf, jf, j, a, b)
+        cx = pb[0] + rb[0] - pa[0] - ra[0]
+        cy = pb[1] + rb[1] - pa[1] - ra[1]
+        cz = pb[2] + rb[2] - pa[2] - ra[2]
+        if cx * cx + cy * cy + cz * cz > g2 and (_movable(bf, bi, a) or _movable(bf, bi, b)):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor, sweeps, gap_max,
+                   flags):
     """After the step's sub-steps: every live joint (slots ``lj``, in order) whose point gap is
-    over PROJECT_GAP m has its dynamic bodies moved so that PROJECT_TO m of it is left, through
-    the point's effective mass K = (mA + mB) I - [rA] IA [rA] - [rB] IB [rB] (a static,
-    kinematic, asleep or world end does not move); then the step's contact points (manifolds
+    over gap_max m (World.project_gap) has its dynamic bodies moved so that PROJECT_TO m of it is
+    left, through the point's effective mass K = (mA + mB) I - [rA] IA [rA] - [rB] IB [rB] (a
+    static, kinematic, asleep or world end does not move); then the step's contact points (manifolds
     0..nm-1 of mf, mi) that this pushed deeper than they were are pushed back out (one-sided,
     _project_contacts; floor: the caller's (>= nm, 4) scratch), and every movable body whose
     lowest point went under the ground planes (slots ``planes``, ground_planes) deeper than it
     was, or under them at all where it was above, is lifted back along the plane's normal
     (_project_planes; bfloor: the caller's (n bodies, >= len(planes)) scratch: a capsule end past
-    the contacts' margin has no contact point to hold it); up to PROJECT_SWEEPS sweeps of all
+    the contacts' margin has no contact point to hold it); up to ``sweeps`` sweeps of all
     three, until one moves no joint. Positions and rotations only (velocities are left as the
-    solver made them). Returns how many joint corrections it made."""
+    solver made them). flags: the step's flags (PROJECT_TOUCH). Returns how many joint
+    corrections it made."""
     acted = 0
     floors = False
-    for _sweep in range(PROJECT_SWEEPS):
+    touch_rule = (flags & PROJECT_TOUCH) != 0
+    for _sweep in range(sweeps):
         moved = 0
         for t in range(lj.shape[0]):
             j = lj[t]
@@ -1957,11 +1991,11 @@ def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor):
             cy = pb[1] + rb[1] - pa[1] - ra[1]
             cz = pb[2] + rb[2] - pa[2] - ra[2]
             gap = math.sqrt(cx * cx + cy * cy + cz * cz)
-            if not (gap > PROJECT_GAP):
+            if not (gap > gap_max):
                 continue
             dyn_a = _movable(bf, bi, a)
             dyn_b = _movable(bf, bi, b)
-            if PROJECT_TOUCH_RULE:
+            if touch_rule:
                 touch_a = dyn_a and si[a, SI_TOUCH] != 0
                 touch_b = dyn_b and si[b, SI_TOUCH] != 0
                 if touch_a and dyn_b and not touch_b:

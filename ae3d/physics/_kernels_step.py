@@ -13,8 +13,9 @@ Order (Box2D v3 solver.c b2SolverTask; Catto's solver2d s2Solve_SoftStep):
         solve joints, anchors, contacts (bias)
         integrate positions (awake dynamic and kinematic bodies)
         relax joints, anchors, contacts (no bias; contact friction here)
-    restitution; the nets (_hold_to_nets); joints open past a centimetre projected together, with
-    the contacts that drives deeper (_kernels_joints.project_joints; off, measured there);
+    restitution; the nets (_hold_to_nets); joints open past World.project_gap (1.5 cm) projected
+    together, with the contacts that drives deeper (_kernels_joints.project_joints, in a step
+    where joints_open finds one);
     kinematic bodies land exactly on their targets; forces cleared; sleep
 
 World inverse inertia (B_IW) is computed at the step's start and again after each sub-step's
@@ -71,6 +72,7 @@ from ._kernels_islands import build_islands
 from ._kernels_joints import (
     G_COUNT,
     ground_planes,
+    joints_open,
     prepare_joints,
     project_joints,
     solve_joints,
@@ -142,7 +144,9 @@ FP_SLEEP_THRESHOLD = 8
 FP_TIME_TO_SLEEP = 9
 FP_MARGIN = 10
 FP_MAX_LINEAR_SPEED = 11
-FP_COUNT = 12
+FP_REACH_SPIN = 12      # rad/s: the spin a drive may swing a body at, for the ground's reach
+FP_PROJECT_GAP = 13     # m: a joint's gap past this at a step's end is projected
+FP_COUNT = 14
 # ip: int parameters in, counts out
 IP_N = 0
 IP_NJ = 1
@@ -160,7 +164,10 @@ IP_SORT = 12            # 12..13 the broadphase's sweep order: count and axis (k
 IP_OUT_ISLANDS = 14     # solver islands this step (see _kernels_islands)
 IP_THREADS = 15         # solver threads: the islands are dealt into this many runs
 IP_OUT_RESET = 16       # bodies put back this step for going non-finite (_hold_to_nets)
-IP_COUNT = 17
+IP_PROJECT_SWEEPS = 17  # the projection's sweeps at most (0: off; _kernels_joints.project_joints)
+IP_STEP_FLAGS = 18      # bits: _kernels_contact.REACH_NO_RESTITUTION 1, REACH_NO_FRICTION 2;
+#                         _kernels_joints.PROJECT_TOUCH 4 (World.step_flags)
+IP_COUNT = 19
 
 # The world inverse inertia (B_IW) of a dynamic body is taken again after each sub-step's
 # position update (see the module docstring)
@@ -539,7 +546,7 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     nm = 0
     if moving > 0:
         axis = compute_bounds(bf, bi, lb, dt, gmag, margin, sf, fp[FP_MAX_LINEAR_SPEED],
-                              MAX_TURN * nsub / dt)
+                              MAX_TURN * nsub / dt, fp[FP_REACH_SPIN])
         sort_state = ip[IP_SORT:IP_SORT + 2]
         cap = keys.shape[0]
         npairs = find_pairs(bf, bi, n, lb, sf, si, axis, keys, cap, ign, n_ign, margin,
@@ -557,7 +564,7 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
         for t in range(lb.shape[0]):
             si[lb[t], SI_TOUCH] = 0
         nm = build_manifolds(bf, bi, keys, min(npairs, cap), sf, si, mf0, mi0, nm0, mf1, mi1,
-                             mf1.shape[0], cn, cp, cs, cid)
+                             mf1.shape[0], cn, cp, cs, cid, ip[IP_STEP_FLAGS])
         ip[IP_OUT_MANIFOLDS] = nm
         nm = min(nm, mf1.shape[0])
     else:
@@ -596,12 +603,17 @@ def step_world(bf, bi, jf, ji, af, ai, mf0, mi0, mf1, mi1, sf, si, keys, ign,
     reset = np.zeros(max(n, 1), dtype=np.int64)
     ip[IP_OUT_RESET] = _hold_to_nets(bf, bi, lb, jf, ji, nj, af, ai, na, mi1, nm, max_speed,
                                      MAX_TURN / h, reset)
-    # joints still open past a centimetre after a hard blow or landing: their bodies moved
+    # joints still open past project_gap after a hard blow or landing: their bodies moved
     # together, and the contacts that drives deeper pushed back (positions only;
-    # _kernels_joints.project_joints, issue 18: off, PROJECT_SWEEPS 0)
-    planes = ground_planes(bi, n)
-    project_joints(bf, bi, si, jf, ji, lj, mf1, mi1, nm, np.empty((max(nm, 1), 4)), planes,
-                   np.empty((n, max(planes.shape[0], 1))))
+    # _kernels_joints.project_joints, issue 18); the planes and scratch only in a step where a
+    # joint is open (joints_open), so a calm world pays one pass over its joints
+    sweeps_p = ip[IP_PROJECT_SWEEPS]
+    gap_p = fp[FP_PROJECT_GAP]
+    if sweeps_p > 0 and joints_open(bf, bi, jf, ji, lj, gap_p):
+        planes = ground_planes(bi, n)
+        project_joints(bf, bi, si, jf, ji, lj, mf1, mi1, nm, np.empty((max(nm, 1), 4)), planes,
+                       np.empty((n, max(planes.shape[0], 1))), sweeps_p, gap_p,
+                       ip[IP_STEP_FLAGS])
 
     # (a parked body is not in lb: World.move_kinematic lands a parked kinematic body on its
     # target at once, and World.unpark_body clears what force was put on it while parked)

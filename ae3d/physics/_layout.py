@@ -222,7 +222,9 @@ SF_EXT = 6         # sf: distance the body may move this step (m): speculative m
 SF_KEY = 7         # sf: sort key of the sweep
 SF_SLO = 8         # sf: 8..10 AABB low corner of the ii-th body in sweep order (contiguous)
 SF_SHI = 11        # sf: 11..13 its high corner
-SF_COUNT = 14
+SF_REACH = 14      # sf: the ground planes' margin (m): SF_EXT + what a drive may swing the body by
+#                    in the step (dt · reach spin · its bounding diameter; _kernels_broadphase)
+SF_COUNT = 15
 SI_ORDER = 0       # si: sweep order (body slots)
 SI_TMP = 1         # si: merge-sort scratch
 SI_ACT = 2         # si: 2 moving (awake dynamic, moving kinematic), 1 asleep dynamic, 0 still

@@ -49,6 +49,10 @@ _announced = False
 
 KIND_NAMES = {L.KIND_STATIC: "static", L.KIND_KINEMATIC: "kinematic", L.KIND_DYNAMIC: "dynamic"}
 ALL_GROUPS = (1 << 62) - 1 + (1 << 62)  # every bit but the sign
+# Issue 18's defaults (see World.__init__): the ground's reach spin (rad/s) and the step's flags;
+# the projection's gap and sweeps are _kernels_joints.PROJECT_GAP and PROJECT_SWEEPS
+REACH_SPIN = 20.0
+STEP_FLAGS = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +165,16 @@ class World:
         self.time_to_sleep = 0.5  # s
         self.margin = 0.02  # m, speculative margin at rest (grows with speed)
         self.max_linear_speed = 400.0  # m/s
+        # issue 18: a body's margin against a ground plane also covers what a drive may swing
+        # it by in a step at this spin (rad/s; 0: off; _kernels_broadphase SF_REACH)
+        self.reach_spin = REACH_SPIN
+        # joints open past project_gap (m) at a step's end projected, up to project_sweeps
+        # sweeps (0: off; _kernels_joints.project_joints)
+        from . import _kernels_joints as kj
+
+        self.project_gap = kj.PROJECT_GAP
+        self.project_sweeps = kj.PROJECT_SWEEPS
+        self.step_flags = STEP_FLAGS  # _kernels_step.IP_STEP_FLAGS' bits
         # default rolling resistance of new bodies: a 1 m/s ball on the ground stops in ~7 s
         # (decelerates at c·g/1.4); 0 rolls for ever and a pile with balls never sleeps
         self.rolling_resistance = 0.02
@@ -607,7 +621,11 @@ class World:
         fp[ks.FP_TIME_TO_SLEEP] = self.time_to_sleep
         fp[ks.FP_MARGIN] = self.margin
         fp[ks.FP_MAX_LINEAR_SPEED] = self.max_linear_speed
+        fp[ks.FP_REACH_SPIN] = self.reach_spin
+        fp[ks.FP_PROJECT_GAP] = self.project_gap
         ip = self.ip
+        ip[ks.IP_PROJECT_SWEEPS] = self.project_sweeps
+        ip[ks.IP_STEP_FLAGS] = self.step_flags
         ip[ks.IP_N] = self.n
         ip[ks.IP_NJ] = self.nj
         ip[ks.IP_NA] = self.na

@@ -31,35 +31,12 @@ ARMS = (human.BONE_UPPERARM_L, human.BONE_LOWERARM_L, human.BONE_UPPERARM_R,
         human.BONE_LOWERARM_R)
 
 
-# What the physics cannot meet yet (issue 18), measured: strict xfails. Session 8: the gaps are not
-# the blow's instant but the flung figure landing (box man: 0.4 s after the thigh blow, the right
-# shoulder opened 3.26 cm in one step by the contact's stop). A post-step joint projection
-# (physics/_kernels_joints.py project_joints, off) held every gap here to 1.37 cm (game blows
-# 1.00; the reference 1.00) but sank that box man 3.33 cm into the ground (limit 3): kept off.
-# Session 9: projecting the step's contacts with it (a point never pushed deeper than the solver
-# left it) at 16 sweeps held every gap here to 1.00 cm with the depth as without it (1.28 cm box
-# man, 0.55 reference), but tests/test_falls_sweep.py's box man sank a capsule 3.34 cm (limit 3):
-# still off, these stay.
-MEASURED = {
-    "test_boxman_gaps_back_within_a_tenth": (
-        "measured: the widest gap from 0.1 s after the blow on is 3.26 cm (LIMP, on the ground, "
-        "thigh_l, 600 N·s; was 3.74 at a thigh's 5,000 before the blow's response took the "
-        "ground's push and friction): the widest gap of the trial, opened after the blow's "
-        "instant; 2 cm held"
-    ),
-    "test_boxman_game_blows_hold": (
-        "measured: a gap of 3.26 cm at a game's blow (LIMP, on the ground, thigh_l, 600 N·s; "
-        "was 3.60 at a calf's 600 before the ground's share); 2 cm held"
-    ),
-    "test_reference_gaps_back_within_a_tenth": (
-        "measured: the widest gap from 0.1 s after the blow on is 2.53 cm (LIMP, on the ground, "
-        "neck, 600 N·s; was 2.95 at a calf's 5,000 before the ground's share); 2 cm held"
-    ),
-    "test_reference_game_blows_hold": (
-        "measured: a gap of 2.53 cm at a game's blow (LIMP, on the ground, neck, 600 N·s; was "
-        "2.60 at a calf's 600 before the ground's share); 2 cm held"
-    ),
-}
+# Issue 18's gaps (session 8: not the blow's instant but the flung figure landing; box man: 0.4 s
+# after the thigh blow, the right shoulder opened 3.26 cm in one step by the contact's stop; the
+# reference 2.53 cm at the neck) are held by the post-step joint projection with the contacts
+# (physics/_kernels_joints.py project_joints, on since session 11 at gaps past PROJECT_GAP 1.5 cm,
+# with the ground's reach, _kernels_broadphase SF_REACH): from 0.1 s after the blow every gap
+# here 1.50 cm (box man; the reference 1.49), the deepest body 1.28 cm (reference 0.55).
 
 
 def _game_level(bone: int, J: float) -> bool:
@@ -194,12 +171,10 @@ def test_boxman_never_into_the_ground(boxmen):
     _check_depth(boxmen)
 
 
-@pytest.mark.xfail(strict=True, reason=MEASURED["test_boxman_gaps_back_within_a_tenth"])
 def test_boxman_gaps_back_within_a_tenth(boxmen):
     _check_back(boxmen)
 
 
-@pytest.mark.xfail(strict=True, reason=MEASURED["test_boxman_game_blows_hold"])
 def test_boxman_game_blows_hold(boxmen):
     _check_game(boxmen)
 
@@ -216,12 +191,10 @@ def test_reference_never_into_the_ground(reference):
     _check_depth(reference)
 
 
-@pytest.mark.xfail(strict=True, reason=MEASURED["test_reference_gaps_back_within_a_tenth"])
 def test_reference_gaps_back_within_a_tenth(reference):
     _check_back(reference)
 
 
-@pytest.mark.xfail(strict=True, reason=MEASURED["test_reference_game_blows_hold"])
 def test_reference_game_blows_hold(reference):
     _check_game(reference)
 
