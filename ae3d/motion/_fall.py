@@ -17,7 +17,12 @@ local axes reaches the same way (the spec's second fault). Caught (``balance_pos
 ``F_FALLING``), landed (``_landing.py``), not protective or not POWERED: the aims are cleared, the
 bones handed back to their targets.
 
-Columns: ``F_FALL_DIR``, ``F_AIMED``. Settings: ``FallSettings``. Verb: ``fall_pre``. Units: rad.
+Falling again (``_landing.py``'s ``F_FELL_AGAIN``), an arm whose hand is down gives for the rest
+of that fall (``F_ARM_GIVEN``): not aimed, on ``arm_give`` of its budget, so a figure caught on
+its hands and knees and pushed can go over onto its face.
+
+Columns: ``F_FALL_DIR``, ``F_AIMED``, ``F_ARM_GIVEN``. Settings: ``FallSettings``. Verb:
+``fall_pre``. Units: rad, m.
 """
 
 from __future__ import annotations
@@ -30,13 +35,17 @@ from numba import njit
 
 from ae3d import human
 from ae3d.physics._layout import (
+    B_DIMS,
     B_POS,
+    B_QUAT,
     DRIVE_AIM,
     DRIVE_POSE,
     J_AIM,
     J_BODY_A,
     J_BODY_B,
     J_DRIVE,
+    J_L_MOTOR,
+    J_MOTOR_MAX,
     J_PB,
     J_QB,
     J_TARGET,
@@ -47,18 +56,22 @@ from ae3d.physics._layout import (
 from ._kin import body_quat, qmul, qnorm, qrot
 from ._layout import (
     F_AIMED,
+    F_ARM_GIVEN,
     F_FALL_DIR,
     F_FALL_FAR,
     F_FALLING,
+    F_FELL_AGAIN,
     F_LAND,
     F_LEAN,
     F_PROTECTIVE,
     LAND_NONE,
     PB_BODY,
     PB_JOINT,
+    S_ARM_GIVE,
     S_BACKWARDS,
     S_FALL_ASSIST,
     S_FAR_FWD,
+    S_HAND_DOWN,
     S_KNEE_GIVE,
     S_LAND_LEAN,
     S_REACH_DOWN,
@@ -137,6 +150,18 @@ class FallSettings:
     """rad: the head's tuck in a fall to the figure's side (``tuck`` forwards and backwards),
     blended by how far the fall is to its side (the sine between the pelvis's forward and the
     way of the fall)."""
+    arm_give: float = 0.0
+    """share: falling again (after it was caught or lay still), an arm whose hand is down gives:
+    it reaches no more for that fall and is driven to its pose on this share of its budget (spec:
+    a caught figure "can still go over -- kneeling, it tips onto its face"). Reaching, the arms
+    of the box man caught on its hands and knees and pushed from behind by 250 N·s propped it
+    there (lean 1.16-1.18 rad, never the landing's 1.2). Swept on that push (tests/test_falls.py,
+    the most it leant after the push): 0 (limp): 1.52 rad, landed 0.33 s after the push, lying
+    0.67 s after; 0.1: 1.41; 0.2: 1.51 but it rocked out of lying; 0.3, 0.4, 1.0: 1.16-1.17,
+    propped up. ``hand_down`` from 0.02 to 0.2 m gave the same."""
+    hand_down: float = 0.05
+    """m: an arm's hand is down when its forearm's lowest point is within this of the figure's
+    lowest point (on the ground with the knees)."""
     far_fwd: float = 1.0
     """share: in a fall to its side, the far arm's reach (the arm on the side away from the
     fall) turned from the way of the fall to the figure's front, so it comes down in front of the
@@ -153,9 +178,43 @@ class FallSettings:
         row[S_BACKWARDS] = self.backwards
         row[S_TUCK_SIDE] = self.tuck_side
         row[S_FAR_FWD] = self.far_fwd
+        row[S_ARM_GIVE] = self.arm_give
+        row[S_HAND_DOWN] = self.hand_down
 
 
 # ------------------------------------------------------------------------------ the verbs
+@njit(cache=True, _nrt=False)
+def capsule_low(bf, s):
+    """m: the lowest point of body s's capsule (along its body's y)."""
+    hs = bf[s, B_DIMS + 1]
+    ax, ay, az = qrot(bf[s, B_QUAT], bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3],
+                      0.0, hs, 0.0)
+    return bf[s, B_POS + 1] - abs(ay) - bf[s, B_DIMS]
+
+
+@njit(cache=True, _nrt=False)
+def lowest_point(f, nb, pbi, bf):
+    """m: the lowest point of figure f's capsules (each along its body's y)."""
+    low = 1e300
+    for b in range(nb):
+        y = capsule_low(bf, pbi[f, b, PB_BODY])
+        if y < low:
+            low = y
+    return low
+
+
+@njit(cache=True, _nrt=False)
+def _give(jf, ji, j, share):
+    """Joint j given: handed back to its pose (not aimed) on ``share`` of the budget the muscles
+    gave it this step."""
+    ji[j, J_DRIVE] = DRIVE_POSE
+    jf[j, J_MOTOR_MAX] *= share
+    if jf[j, J_MOTOR_MAX] == 0.0:
+        jf[j, J_L_MOTOR] = 0.0
+        jf[j, J_L_MOTOR + 1] = 0.0
+        jf[j, J_L_MOTOR + 2] = 0.0
+
+
 @njit(cache=True, _nrt=False)
 def _aim(jf, ji, j, x, y, z, w):
     x, y, z, w = qnorm(x, y, z, w)
@@ -240,6 +299,9 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
     active = (powered and fi[f, F_PROTECTIVE] != 0 and fi[f, F_FALLING] != 0
               and fi[f, F_LAND] == LAND_NONE)
     if not active:
+        # landed, caught or no longer falling: the next fall's arms reach again
+        fi[f, F_ARM_GIVEN] = 0
+        fi[f, F_ARM_GIVEN + 1] = 0
         if fi[f, F_AIMED] != 0:
             clear_aims(f, nb, pbi, ji)
             fi[f, F_AIMED] = 0
@@ -278,6 +340,12 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
     down = prm[S_REACH_DOWN]
     out = prm[S_REACH_OUT]
     chest = pbi[f, _CHEST, PB_BODY]
+    # falling again (caught on its hands and knees, or lying, and moved), an arm whose hand is
+    # down gives and stays given for that fall: reaching straight, the arms of a caught figure
+    # pushed from behind propped it on its hands and knees (lean 1.16-1.18 rad) and it slid
+    # rather than tipping onto its face
+    again = fi[f, F_FELL_AGAIN] != 0
+    low = lowest_point(f, nb, pbi, bf) if again else 0.0
     for k in range(2):
         up_b = _ARMS[k][0]
         lo_b = _ARMS[k][1]
@@ -285,6 +353,12 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
             continue
         ju = pbi[f, up_b, PB_JOINT]
         jl = pbi[f, lo_b, PB_JOINT]
+        if again and capsule_low(bf, pbi[f, lo_b, PB_BODY]) - low < prm[S_HAND_DOWN]:
+            fi[f, F_ARM_GIVEN + k] = 1
+        if fi[f, F_ARM_GIVEN + k] != 0:
+            _give(jf, ji, ju, prm[S_ARM_GIVE])
+            _give(jf, ji, jl, prm[S_ARM_GIVE])
+            continue
         su = pbi[f, up_b, PB_BODY]
         ox = bf[su, B_POS] - bf[chest, B_POS]
         oz = bf[su, B_POS + 2] - bf[chest, B_POS + 2]

@@ -16,7 +16,8 @@ A POWERED figure that is falling (``balance_post``'s ``F_FALLING``):
   ``caught_still`` s before it lands: it holds the shape it was caught in at full strength with
   its balance kept. It can still go over (it lands then);
 - falls again when its trunk moves faster than ``still_speed`` after it has lain or been caught
-  still: the shape let go, the arms reaching (``_fall.py``), to land and lie as any fall does
+  still: the shape let go, the arms reaching (``_fall.py``; an arm whose hand is down gives, so
+  a figure caught kneeling can tip onto its face), to land and lie as any fall does
   (``F_FELL_AGAIN``: its trunk still before it is down lands it rather than catching it again,
   until it is caught upright or is no longer POWERED).
 
@@ -37,7 +38,6 @@ from numba import njit
 
 from ae3d import human
 from ae3d.physics._layout import (
-    B_DIMS,
     B_POS,
     B_QUAT,
     B_V,
@@ -48,8 +48,8 @@ from ae3d.physics._layout import (
     J_DRIVE,
 )
 
-from ._fall import clear_aims
-from ._kin import qmul, qrot
+from ._fall import clear_aims, lowest_point
+from ._kin import qmul
 from ._layout import (
     F_AIMED,
     F_FALLING,
@@ -120,23 +120,22 @@ class LandingSettings:
 
 # ------------------------------------------------------------------------------ the verbs
 @njit(cache=True, _nrt=False)
-def lowest_point(f, nb, pbi, bf):
-    """m: the lowest point of figure f's capsules (each along its body's y)."""
-    low = 1e300
-    for b in range(nb):
-        s = pbi[f, b, PB_BODY]
-        hs = bf[s, B_DIMS + 1]
-        ax, ay, az = qrot(bf[s, B_QUAT], bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3],
-                          0.0, hs, 0.0)
-        y = bf[s, B_POS + 1] - abs(ay) - bf[s, B_DIMS]
-        if y < low:
-            low = y
-    return low
+def _speed(bf, s):
+    return math.sqrt(bf[s, B_V] ** 2 + bf[s, B_V + 1] ** 2 + bf[s, B_V + 2] ** 2)
 
 
 @njit(cache=True, _nrt=False)
-def _speed(bf, s):
-    return math.sqrt(bf[s, B_V] ** 2 + bf[s, B_V + 1] ** 2 + bf[s, B_V + 2] ** 2)
+def _store_rel(pbf, f, b, bf, a, qx, qy, qz, qw):
+    """PB_HELD_Q of bone b: the world rotation q relative to parent body a (qA^-1 q), on the
+    hemisphere w >= 0."""
+    x, y, z, w = qmul(-bf[a, B_QUAT], -bf[a, B_QUAT + 1], -bf[a, B_QUAT + 2],
+                      bf[a, B_QUAT + 3], qx, qy, qz, qw)
+    if w < 0.0:
+        x, y, z, w = -x, -y, -z, -w
+    pbf[f, b, PB_HELD_Q] = x
+    pbf[f, b, PB_HELD_Q + 1] = y
+    pbf[f, b, PB_HELD_Q + 2] = z
+    pbf[f, b, PB_HELD_Q + 3] = w
 
 
 @njit(cache=True, _nrt=False)
@@ -144,17 +143,9 @@ def _take_shape(f, nb, pbf, pbi, bf, ji):
     """PB_HELD_Q: every joint's body-relative rotation now (qA^-1 qB)."""
     for b in range(1, nb):
         j = pbi[f, b, PB_JOINT]
-        a = ji[j, J_BODY_A]
         c = ji[j, J_BODY_B]
-        x, y, z, w = qmul(-bf[a, B_QUAT], -bf[a, B_QUAT + 1], -bf[a, B_QUAT + 2],
-                          bf[a, B_QUAT + 3], bf[c, B_QUAT], bf[c, B_QUAT + 1],
-                          bf[c, B_QUAT + 2], bf[c, B_QUAT + 3])
-        if w < 0.0:
-            x, y, z, w = -x, -y, -z, -w
-        pbf[f, b, PB_HELD_Q] = x
-        pbf[f, b, PB_HELD_Q + 1] = y
-        pbf[f, b, PB_HELD_Q + 2] = z
-        pbf[f, b, PB_HELD_Q + 3] = w
+        _store_rel(pbf, f, b, bf, ji[j, J_BODY_A], bf[c, B_QUAT], bf[c, B_QUAT + 1],
+                   bf[c, B_QUAT + 2], bf[c, B_QUAT + 3])
 
 
 @njit(cache=True, _nrt=False)
@@ -170,16 +161,8 @@ def _keep_tuck(f, nb, pbf, pbi, bf, jf, ji):
     j = pbi[f, b, PB_JOINT]
     if ji[j, J_DRIVE] != DRIVE_AIM:
         return
-    a = ji[j, J_BODY_A]
-    x, y, z, w = qmul(-bf[a, B_QUAT], -bf[a, B_QUAT + 1], -bf[a, B_QUAT + 2],
-                      bf[a, B_QUAT + 3], jf[j, J_AIM], jf[j, J_AIM + 1], jf[j, J_AIM + 2],
-                      jf[j, J_AIM + 3])
-    if w < 0.0:
-        x, y, z, w = -x, -y, -z, -w
-    pbf[f, b, PB_HELD_Q] = x
-    pbf[f, b, PB_HELD_Q + 1] = y
-    pbf[f, b, PB_HELD_Q + 2] = z
-    pbf[f, b, PB_HELD_Q + 3] = w
+    _store_rel(pbf, f, b, bf, ji[j, J_BODY_A], jf[j, J_AIM], jf[j, J_AIM + 1],
+               jf[j, J_AIM + 2], jf[j, J_AIM + 3])
 
 
 @njit(cache=True, _nrt=False)

@@ -174,7 +174,9 @@ F_STEP_LEFT = 49   # steps a push's run may still take (from its capture distanc
 # owner _landing.py (issue 12: falling again)
 F_FELL_AGAIN = 50  # 1: it fell again after lying or being caught still (its next stillness lands
                    # it: caught once, it is not caught again until it stands)
-FI_COUNT = 51
+# owner _fall.py (issue 12, session 11: the caught figure tips onto its face)
+F_ARM_GIVEN = 51   # 51..52 1: falling again, that arm's hand was down: it gave (left, right)
+FI_COUNT = 53
 
 # writhing's states (F_WRITHE)
 WRITHE_NONE = 0
@@ -384,4 +386,7 @@ S_SHIFT_COMMITS = 106  # 0/1: a weight shift begun ends in its step back
 S_FIRST_AFTER = 107    # s: S_TRIGGER_BACK_FIRST only after this long with no step under way
 S_HIP_FADE = 108       # rad/s: the pelvis's tip forward let go at this once the bend is over
 S_STRIDE_BACK_LET = 109  # m: S_STRIDE_BACK once a blow has let the balance go
-PRM_COUNT = 110
+# the protective fall, session 11 (_fall.py: falling again, an arm whose hand is down gives)
+S_ARM_GIVE = 110       # share: of its budget a given arm keeps, driven to its pose (not reaching)
+S_HAND_DOWN = 111      # m: a forearm's lowest point within this of the figure's is a hand down
+PRM_COUNT = 112

@@ -62,6 +62,8 @@ WIDE.update({"F_FALL_FAR": 2})
 FLOAT_F += ("F_FALL_FAR",)
 # the pelvis tipped forward over the hips stepping back (_stepping.py, issue 14, session 10)
 FLOAT_F += ("F_STEP_HIP",)
+# falling again, each arm given (its hand was down; _fall.py, issue 12, session 11)
+WIDE.update({"F_ARM_GIVEN": 2})
 
 
 def _tile(cols, count):
