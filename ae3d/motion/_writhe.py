@@ -557,7 +557,8 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
             # across a band of _BEHIND_BAND about the threshold: switched there at once, the box
             # man from 213.75 degrees at 500 N·s lay on its side with its upper arm near the
             # threshold, its muscle none or all of it by a hair, and rolled onto its back as it
-            # faded, its pelvis 16.5 cm along (now 4.2)
+            # faded, its pelvis 16.5 cm along from 1.5 s on (now 4.15; but it rolls onto its face
+            # in its first 1.3 s instead, its pelvis 36 cm along over the whole writhe, 26 before)
             past = min(1.0, max(0.0, (-c - prm[S_WR_ARM_BEHIND]) / _BEHIND_BAND + 0.5))
             lim = prm[S_WR_BEHIND_FACE] if face else prm[S_WR_BEHIND_SHARE]
             share += (min(share, lim) - share) * past
