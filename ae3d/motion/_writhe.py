@@ -37,8 +37,10 @@ the chest and shoving the figure 0.3 m along. On its back such an arm goes out t
 (``behind_out``, straight, along the ground), and the spine lies down straight on ``back_spine``
 of its muscle while an arm is behind; out of there the arm folds over the front on all its
 muscle (on its side, as face down, not: there it pushed off the ground and rolled the figure
-onto its back). Face down it keeps ``behind_face``. While the pelvis turns faster than
-``roll_speed`` about its length (rolling over; off by default) the limbs don't writhe.
+onto its back). Face down it keeps ``behind_face``. Off its back, an arm goes from its
+folding muscle to its behind share across a band (``_BEHIND_BAND``) about the threshold.
+While the pelvis turns faster than ``roll_speed`` about its length (rolling over; off by
+default) the limbs don't writhe.
 The joints that don't writhe drive toward the standing pose (``rest_pose``). Let go from hands
 and knees, every joint drives toward its rest place on ``down_share`` as it goes down, so it
 lies flat on its front (its caught shape held, it tipped onto its side).
@@ -138,6 +140,10 @@ _SPINE1 = human.BONE_SPINE_01
 _CHEST = human.BONE_SPINE_03
 _ARMS = ((human.BONE_UPPERARM_L, human.BONE_LOWERARM_L),
          (human.BONE_UPPERARM_R, human.BONE_LOWERARM_R))
+# cosine: the band across the arm's behind threshold (arm_behind) over which an arm behind
+# goes from its folding muscle to behind_share (behind_face face down), half each side; the box
+# man's sweep held at 0.2 to 0.4 (w19_500 6.1 to 4.8 cm), not at 0.1 (12.8, a switch nearly)
+_BEHIND_BAND = 0.3
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -535,20 +541,27 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
                           bf[su, B_QUAT + 3], -jf[ju, J_PB], -jf[ju, J_PB + 1], -jf[ju, J_PB + 2])
         dx, dy, dz = _unit(*qrot(-hx, -hy, -hz, hw, dx, dy, dz))
         elbow = prm[S_WR_ELBOW] * folded
-        if dx * cvx + dy * cvy + dz * cvz < -prm[S_WR_ARM_BEHIND]:
+        c = dx * cvx + dy * cvy + dz * cvz
+        if c < -prm[S_WR_ARM_BEHIND]:
             behind += 1
-            if face:
-                share = min(share, prm[S_WR_BEHIND_FACE])
-            elif on_back and prm[S_WR_BEHIND_OUT] > 0.0:
-                # on its back: out to the side first, straight, along the ground (from down
-                # toward the arm's out way), so the trunk it props comes down; then it folds
-                okx, oky, okz = _unit(*_cross(-cux, -cuy, -cuz, ox, oy, oz))
-                qx, qy, qz, qw = _axis_q(okx, oky, okz, prm[S_WR_BEHIND_OUT])
-                x, y, z, w = qmul(qx, qy, qz, qw, rx, ry, rz, rw)
-                elbow = 0.0
-                share = min(share, prm[S_WR_OUT_SHARE])
-            else:
-                share = min(share, prm[S_WR_BEHIND_SHARE])
+        if c < -prm[S_WR_ARM_BEHIND] and on_back and not face and prm[S_WR_BEHIND_OUT] > 0.0:
+            # on its back: out to the side first, straight, along the ground (from down
+            # toward the arm's out way), so the trunk it props comes down; then it folds
+            okx, oky, okz = _unit(*_cross(-cux, -cuy, -cuz, ox, oy, oz))
+            qx, qy, qz, qw = _axis_q(okx, oky, okz, prm[S_WR_BEHIND_OUT])
+            x, y, z, w = qmul(qx, qy, qz, qw, rx, ry, rz, rw)
+            elbow = 0.0
+            share = min(share, prm[S_WR_OUT_SHARE])
+        else:
+            # behind (face down, or on its side) it keeps behind_face or behind_share, reached
+            # across a band of _BEHIND_BAND about the threshold: switched there at once, the box
+            # man from 213.75 degrees at 500 N·s lay on its side with its upper arm near the
+            # threshold, its muscle none or all of it by a hair, and rolled onto its back as it
+            # faded, its pelvis 16.5 cm along from 1.5 s on (now 4.15; but it rolls onto its face
+            # in its first 1.3 s instead, its pelvis 36 cm along over the whole writhe, 26 before)
+            past = min(1.0, max(0.0, (-c - prm[S_WR_ARM_BEHIND]) / _BEHIND_BAND + 0.5))
+            lim = prm[S_WR_BEHIND_FACE] if face else prm[S_WR_BEHIND_SHARE]
+            share += (min(share, lim) - share) * past
         _drive(f, ub, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ub, ff, pbf) * share)
         x, y, z, w = _hinged(pbf, f, lb, jf, pbi[f, lb, PB_JOINT], elbow)
         _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * share)
