@@ -15,15 +15,23 @@ a foot swings to put itself under the point:
   first ``lift`` of the step so the foot clears the ground, then straightens onto the spot; the
   step takes ``step_time``, its spot following the capture point;
 - the foot: ahead, the one further behind along the way the point goes; aside, the one on that
-  side; back (the point mostly behind the rear foot), the weight first shifts for ``shift_time``,
-  then the foot further behind along the way it goes steps back, and while the stagger goes
-  mostly back the trunk bends forward over the hips (``bend_rate`` rad per m/s back at the
-  chest, half that at the lower spine, at most ``bend_max``);
+  side; back (the point mostly behind the rear foot), the weight first shifts for ``shift_time``
+  (a shift begun always ends in its step, ``shift_commits``), then the foot further behind along
+  the way it goes steps back, and while the stagger goes mostly back the trunk bends forward over
+  the hips (``bend_rate`` rad per m/s back at the chest, half that at the lower spine, at most
+  ``bend_max``); while a step back is under way the pelvis is tipped forward over the hips as
+  well (``hip_bend`` rad per m/s, at most ``bend_max``, ``F_STEP_HIP``): the upright anchor's held
+  axis is tipped (``_balance.hold_up``), the one muscle a blow at the chest does not weaken, and
+  once the step is over the tip is let go at ``hip_fade`` rad/s (at once when it falls);
+- behind the feet the trigger is ``trigger_back``, but a figure that has stood still for
+  ``first_after`` (no step under way, slower than ``min_speed``) steps back past
+  ``trigger_back_first`` (the spec's 24 cm): the first step of a push from in front;
 - the leg not swinging holds its foot where it stands: its thigh aimed from the hip at its
   planted spot, so the body carries over it as over a strut rather than dragging it;
 - past ``wait_strides`` strides the first step waits for the point to come back within reach;
 - strides are ``stride`` ahead (along the way the pelvis faces), ``stride_aside`` and
-  ``stride_back`` the other ways (an ellipse's between): a push past ``fall_strides`` is a fall;
+  ``stride_back`` the other ways (an ellipse's between; ``stride_back_let`` back once the blow
+  has let the balance go): a push past ``fall_strides`` is a fall;
   ahead it throws one step first (a lunge, ``lunge_strides``; a figure that protects itself),
   aside or back none. Catch steps are counted (``steps_taken``) as they start; the closing
   step that brings the feet together is not.
@@ -41,7 +49,7 @@ landed, not POWERED or stepping off: the step's aims are let go (the fall's own 
 
 Columns: ``F_CP``, ``F_STEP_T``, ``F_STEP_SPOT``, ``F_PLANT``, ``F_STEP_BEND``, ``F_STEP_DUR``,
 ``F_STEP_ON``, ``F_STEP_PHASE``, ``F_STEP_FOOT``, ``F_STEPS``, ``F_STAGGER``, ``F_STEP_KIND``,
-``F_STEP_LEFT``.
+``F_STEP_LEFT``, ``F_STEP_HIP``.
 Settings: ``SteppingSettings``. Verb: ``stepping_pre``. Units: m, s, rad, m/s.
 """
 
