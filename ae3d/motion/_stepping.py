@@ -219,7 +219,11 @@ class SteppingSettings:
     """strides: the capture point further off than this, the first step waits for it to come back
     (spec: a stride and a half). Measured at 1.5 strides of 0.485 m (0.73 m): pushes from behind
     of 210 and 240 N·s waited, stepped late and fell (5 steps, none); with no wait below two
-    strides both stand (7 and 8 steps), so the band is closed."""
+    strides both stand (7 and 8 steps), so the band is closed. Again with strides of 0.745 m
+    ahead (session 11, the reference ragdoll, one push from behind, 255 to 405 N·s by 15): at
+    1.5 strides (1.12 m) 285, 300 and 315 N·s fell without a step and 345 to 375 after one, at
+    1.75 345 to 375 after one; closed, everything to 375 stands in 3 to 7 steps (the spec's
+    stagger table stands to 360)."""
     run_strides: float = 3.0
     """strides: a stagger goes on while the capture point is within this (spec)."""
     stagger_lean: float = 0.5
