@@ -6,9 +6,10 @@ POWERED, the pelvis's upright anchor holds it to the animation's pelvis's tilt (
 overcomes. Such a blow (``hit``: one giving the whole figure more than 2.4 m/s) lets the anchor
 go over ``letgo_time``, its cap fading to the fall's brake (``fall_brake`` of it); a figure
 leaning past ``fall_lean`` from its pose is falling and keeps only that brake until it is back
-under ``caught_lean``. Held regardless, the anchor on the world took a 400 N·s blow's whole turn
-out of the pelvis at once: the figure slid 2.6 m on its feet into a squat and its muscles stood it
-up again, rather than toppling. The heading hold keeps the way it faces at ``heading_torque`` x
+under ``caught_lean`` (a figure landed down and set to writhe stays falling however it leans).
+Held regardless, the anchor on the world took a 400 N·s blow's whole turn out of the pelvis at
+once: the figure slid 2.6 m on its feet into a squat and its muscles stood it up again, rather
+than toppling. The heading hold keeps the way it faces at ``heading_torque`` x
 strength while a sole touches the ground and the lean is under ``fall_lean``, else 0 with its
 impulse cleared (#689). Not POWERED, both are off.
 
@@ -41,6 +42,7 @@ from ._layout import (
     F_STEP_HIP,
     F_STRENGTH,
     F_UPRIGHT,
+    F_WRITHE_S,
     LAND_DOWN,
     LAND_NONE,
     PB_BODY,
@@ -202,9 +204,14 @@ def balance_post(f, powered, ff, fi, pbi, prm, up_local, bf):
     if powered:
         # while it staggers (_stepping.py) the fall waits for a deeper lean
         fall_lean = prm[S_STAGGER_LEAN] if fi[f, F_STAGGER] != 0 else prm[S_FALL_LEAN]
+        # hurt and down (landed, set to writhe) it stays fallen however it leans: let go from
+        # sitting to go down (_writhe.py), the box man from 118 degrees at 500 N·s sat up (its
+        # lean from 1.52 to 0.02 rad in 0.13 s, its pelvis 0.17 m up), was taken as caught
+        # upright, its landing and writhing reset, and its balance stood it up
+        down = fi[f, F_LAND] == LAND_DOWN and ff[f, F_WRITHE_S] > 0.0
         if le > fall_lean:
             fi[f, F_FALLING] = 1
-        elif le < prm[S_CAUGHT_LEAN]:
+        elif le < prm[S_CAUGHT_LEAN] and not down:
             fi[f, F_FALLING] = 0
     else:
         fi[f, F_FALLING] = 0

@@ -25,7 +25,8 @@ targets, taken by ``set_writhing``), about the parent's own axes: the figure's f
 carried from the pelvis (``fwd_local``, ``up_local``) through the rest places; the joints' limits
 keep it within their cones. Caught on its hands and knees (``LAND_CAUGHT``) it lets go: taken as
 landed down (no balance), its shape held on ``rest_share`` (``WRITHE_DOWN``), and it writhes for
-its seconds from where it comes to lie (``lying``).
+its seconds from where it comes to lie (``lying``); caught sitting (its pelvis's front up past
+``on_back``) it is on its back and writhes at once.
 
 The arms fold toward where it was last struck (``F_STRUCK_LAST_P``, the point in its bone's
 frame, kept by ``_wound.wounded``): each shoulder in more by ``toward`` rad a metre the place
@@ -379,13 +380,21 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         # to 1.1 rad of lean, under the landing's 1.2, and was caught again and again; writhing
         # at once, its knees pushed it 0.6 m along the ground as it went down
         fi[f, F_LAND] = LAND_DOWN
-        fi[f, F_WRITHE] = WRITHE_DOWN
         ff[f, F_HOLD] = rest_share
         # it lies once still again, let go (the stillness that caught it doesn't count)
         fi[f, F_LYING] = 0
         ff[f, F_STILL_T] = 0.0
         af[fi[f, F_UPRIGHT], A_TMAX] = 0.0
-        return True
+        # caught sitting, its pelvis's front up past on_back, it is on its back: it writhes at
+        # once (below), its arms behind going out. Let go to go down first, the box man from
+        # 118 degrees at 500 N·s, sitting back on its hands, sat up in 0.13 s: taken as caught
+        # upright, its balance stood it up; kept down (_balance.py), it rose bent over and fell
+        pel = pbi[f, _PELVIS, PB_BODY]
+        if qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2], bf[pel, B_QUAT + 3],
+                fwd_local[0], fwd_local[1], fwd_local[2])[1] <= prm[S_WR_ON_BACK]:
+            fi[f, F_WRITHE] = WRITHE_DOWN
+            return True
+        land = LAND_DOWN
     if st == WRITHE_DOWN:
         if land != LAND_DOWN:
             fi[f, F_WRITHE] = WRITHE_NONE
