@@ -13,7 +13,8 @@ LIMP figure is past it. While it writhes:
   the elbows ``elbow``, rocking ``rock`` rad every ``rock_period``;
 - face down (the pelvis's front toward the ground as it starts) the knees bend ``face_knee``,
   heels up behind, the hips only ``face_hip``, and the arms stay tucked on ``face_arms`` of
-  their muscle (#691);
+  their muscle (#691); an arm under the chest (``_UNDER``) goes out to the side so the chest
+  comes down (propped on it, the knees lifted the hips and it rolled over and over);
 - it fades: full for the first half of its time, then less and less, to the bends' middle
   (``fade_keep``), face down to straight;
 - the limbs that writhe have all their muscle; the rest keep ``rest_share`` (the shape it landed
@@ -144,6 +145,16 @@ _ARMS = ((human.BONE_UPPERARM_L, human.BONE_LOWERARM_L),
 # goes from its folding muscle to behind_share (behind_face face down), half each side; the box
 # man's sweep held at 0.2 to 0.4 (w19_500 6.1 to 4.8 cm), not at 0.1 (12.8, a switch nearly)
 _BEHIND_BAND = 0.3
+# cosine: face down (and the chest's front toward the ground now), an upper arm pointing this
+# far under the chest (its way's cosine with the chest's forward) props the chest up on its
+# hand; it goes out to the side as an arm behind does on its back (behind_out, straight, along
+# the ground, on the arms' face-down share) so the chest comes down. Left tucked under, the box
+# man let go from hands and knees (64 ways at 475 N·s: from 90, 95.6 and 264.4 degrees) lay
+# propped on its hands with the pelvis 0.27-0.30 m up, the bent knees lifted the hips on the
+# calves, and it tipped and rolled over and over, its pelvis 1.1-1.2 m along from 1.5 s on (now
+# 11-15 cm, mostly the hips, lifted by the first knee bend, coming down). At 0.3 one rolled 0.94
+# m, at 0.7 18 cm; on all its muscle 1.9 m, on rest_share 1.5 m
+_UNDER = 0.5
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -505,6 +516,8 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     toward = prm[S_WR_TOWARD]
     up_by = max(-0.5, min(0.5, toward * (px * cux + py * cuy + pz * cuz)))
     behind = 0
+    # face down now (the chest's front toward the ground): an arm under it goes out (_UNDER)
+    down_now = qrot(hx, hy, hz, hw, cvx, cvy, cvz)[1] < -0.5
     for arm in range(2):
         ub = _ARMS[arm][0]
         lb = _ARMS[arm][1]
@@ -544,7 +557,9 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         c = dx * cvx + dy * cvy + dz * cvz
         if c < -prm[S_WR_ARM_BEHIND]:
             behind += 1
-        if c < -prm[S_WR_ARM_BEHIND] and on_back and not face and prm[S_WR_BEHIND_OUT] > 0.0:
+        under = face and c > _UNDER and down_now
+        if ((c < -prm[S_WR_ARM_BEHIND] and on_back and not face) or under) \
+                and prm[S_WR_BEHIND_OUT] > 0.0:
             # on its back: out to the side first, straight, along the ground (from down
             # toward the arm's out way), so the trunk it props comes down; then it folds
             okx, oky, okz = _unit(*_cross(-cux, -cuy, -cuz, ox, oy, oz))
