@@ -583,7 +583,7 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     # on its back with an arm behind, the spine lies down straight (the landing curled it up
     # sitting on its hands; on the rest's share it stayed so)
     spine = prm[S_WR_BACK_SPINE]
-    if behind > 0 and on_back and not face and spine > rest_share:
+    if ((behind > 0 and on_back and not face) or (face and down_now)) and spine > rest_share:
         for b in (_SPINE1, _CHEST):
             x, y, z, w = _rest(pbf, f, b)
             _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * spine)
