@@ -14,7 +14,9 @@ LIMP figure is past it. While it writhes:
 - face down (the pelvis's front toward the ground as it starts) the knees bend ``face_knee``,
   heels up behind, the hips only ``face_hip``, and the arms stay tucked on ``face_arms`` of
   their muscle (#691); an arm under the chest (``_UNDER``) goes out to the side so the chest
-  comes down (propped on it, the knees lifted the hips and it rolled over and over);
+  comes down, and while one is under or the trunk lies piked, hips up (``_PIKE``), the spine
+  lies down straight on ``back_spine`` (propped so, the knees lifted the hips and it rolled
+  over and over);
 - it fades: full for the first half of its time, then less and less, to the bends' middle
   (``fade_keep``), face down to straight;
 - the limbs that writhe have all their muscle; the rest keep ``rest_share`` (the shape it landed
@@ -155,6 +157,9 @@ _BEHIND_BAND = 0.3
 # 11-15 cm, mostly the hips, lifted by the first knee bend, coming down). At 0.3 one rolled 0.94
 # m, at 0.7 18 cm; on all its muscle 1.9 m, on rest_share 1.5 m
 _UNDER = 0.5
+# cosine: face down, the pelvis's up (toward the head) this far up the world's is the trunk lying
+# piked, hips up: the spine lies down straight on back_spine (as on its back with an arm behind)
+_PIKE = 0.3
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -585,11 +590,16 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * share)
     # on its back with an arm behind, the spine lies down straight (the landing curled it up
     # sitting on its hands; on the rest's share it stayed so); face down so too while an arm is
-    # under the chest (the box man's 475 N·s ring: whenever face down, none over 10 cm, but the
-    # four's face-down writher drifted 2.51 cm, not 0.32, and the Mixamo man from 90 degrees,
-    # starting half on its side, rolled 1.3 m)
+    # under the chest or the pelvis lies tilted head up past _PIKE (let go from hands and knees,
+    # the box man lay piked, its hips up, and the first knee bend lifted them to 0.30 m on the
+    # calves: with the arm out alone, 11.8-14.6 cm as they came down; now 8.5 the most). Face
+    # down always, the four's face-down writher drifted 2.51 cm (now 0.25) and the Mixamo man
+    # from 90 degrees at 475 N·s, starting half on its side, rolled over and over, 1.3 m
+    puy = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2], bf[pel, B_QUAT + 3],
+               ux, uy, uz)[1]
     spine = prm[S_WR_BACK_SPINE]
-    if ((behind > 0 and on_back and not face) or unders > 0) and spine > rest_share:
+    if ((behind > 0 and on_back and not face) or unders > 0
+            or (face and down_now and puy > _PIKE)) and spine > rest_share:
         for b in (_SPINE1, _CHEST):
             x, y, z, w = _rest(pbf, f, b)
             _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * spine)
