@@ -316,7 +316,10 @@ SWEEP_MISSES: dict[tuple[str, str], str] = {
     "degrees, 500 N·s) 16.7 cm: landing on its right arm it opens the shoulder 3.13 cm (over the "
     "2 cm that tests/physics/test_unbreakable.py holds), the projection takes it and it lies "
     "otherwise, and its writhe rolls it; with the projection off 5.1 cm and none over (8.3 cm the "
-    "most); its mirror w9_500 4.0 cm (19.4 at a 1 cm gap)",
+    "most); its mirror w9_500 4.0 cm (19.4 at a 1 cm gap). Session 11 (writhe7): 17.5 cm on "
+    "a4076ff and after the face-down fix (an arm under the chest out, the spine down): it lies on "
+    "its side, not face down; drawing the legs up rolls it to fw 0.4, and as they let down and "
+    "fade (1.4-1.8 s) it rolls onto its back, 10 cm across and 4 cm down",
 }
 
 

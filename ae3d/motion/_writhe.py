@@ -13,7 +13,10 @@ LIMP figure is past it. While it writhes:
   the elbows ``elbow``, rocking ``rock`` rad every ``rock_period``;
 - face down (the pelvis's front toward the ground as it starts) the knees bend ``face_knee``,
   heels up behind, the hips only ``face_hip``, and the arms stay tucked on ``face_arms`` of
-  their muscle (#691);
+  their muscle (#691); an arm under the chest (``_UNDER``) goes out to the side so the chest
+  comes down, and while one is under or the trunk lies piked, hips up (``_PIKE``), the spine
+  lies down straight on ``back_spine`` (propped so, the knees lifted the hips and it rolled
+  over and over);
 - it fades: full for the first half of its time, then less and less, to the bends' middle
   (``fade_keep``), face down to straight;
 - the limbs that writhe have all their muscle; the rest keep ``rest_share`` (the shape it landed
@@ -145,6 +148,19 @@ _ARMS = ((human.BONE_UPPERARM_L, human.BONE_LOWERARM_L),
 # goes from its folding muscle to behind_share (behind_face face down), half each side; the box
 # man's sweep held at 0.2 to 0.4 (w19_500 6.1 to 4.8 cm), not at 0.1 (12.8, a switch nearly)
 _BEHIND_BAND = 0.3
+# cosine: face down (and the chest's front toward the ground now), an upper arm pointing this
+# far under the chest (its way's cosine with the chest's forward) props the chest up on its
+# hand; it goes out to the side as an arm behind does on its back (behind_out, straight, along
+# the ground, on the arms' face-down share) so the chest comes down. Left tucked under, the box
+# man let go from hands and knees (64 ways at 475 N·s: from 90, 95.6 and 264.4 degrees) lay
+# propped on its hands with the pelvis 0.27-0.30 m up, the bent knees lifted the hips on the
+# calves, and it tipped and rolled over and over, its pelvis 1.1-1.2 m along from 1.5 s on (now
+# 11-15 cm, mostly the hips, lifted by the first knee bend, coming down). At 0.3 one rolled 0.94
+# m, at 0.7 18 cm; on all its muscle 1.9 m, on rest_share 1.5 m
+_UNDER = 0.5
+# cosine: face down, the pelvis's up (toward the head) this far up the world's is the trunk lying
+# piked, hips up: the spine lies down straight on back_spine (as on its back with an arm behind)
+_PIKE = 0.3
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -514,6 +530,9 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     toward = prm[S_WR_TOWARD]
     up_by = max(-0.5, min(0.5, toward * (px * cux + py * cuy + pz * cuz)))
     behind = 0
+    unders = 0
+    # face down now (the chest's front toward the ground): an arm under it goes out (_UNDER)
+    down_now = qrot(hx, hy, hz, hw, cvx, cvy, cvz)[1] < -0.5
     for arm in range(2):
         ub = _ARMS[arm][0]
         lb = _ARMS[arm][1]
@@ -553,7 +572,11 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         c = dx * cvx + dy * cvy + dz * cvz
         if c < -prm[S_WR_ARM_BEHIND]:
             behind += 1
-        if c < -prm[S_WR_ARM_BEHIND] and on_back and not face and prm[S_WR_BEHIND_OUT] > 0.0:
+        under = face and c > _UNDER and down_now
+        if under:
+            unders += 1
+        if ((c < -prm[S_WR_ARM_BEHIND] and on_back and not face) or under) \
+                and prm[S_WR_BEHIND_OUT] > 0.0:
             # on its back: out to the side first, straight, along the ground (from down
             # toward the arm's out way), so the trunk it props comes down; then it folds
             okx, oky, okz = _unit(*_cross(-cux, -cuy, -cuz, ox, oy, oz))
@@ -575,9 +598,17 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         x, y, z, w = _hinged(pbf, f, lb, jf, pbi[f, lb, PB_JOINT], elbow)
         _drive(f, lb, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, lb, ff, pbf) * share)
     # on its back with an arm behind, the spine lies down straight (the landing curled it up
-    # sitting on its hands; on the rest's share it stayed so)
+    # sitting on its hands; on the rest's share it stayed so); face down so too while an arm is
+    # under the chest or the pelvis lies tilted head up past _PIKE (let go from hands and knees,
+    # the box man lay piked, its hips up, and the first knee bend lifted them to 0.30 m on the
+    # calves: with the arm out alone, 11.8-14.6 cm as they came down; now 8.5 the most). Face
+    # down always, the four's face-down writher drifted 2.51 cm (now 0.25) and the Mixamo man
+    # from 90 degrees at 475 N·s, starting half on its side, rolled over and over, 1.3 m
+    puy = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2], bf[pel, B_QUAT + 3],
+               ux, uy, uz)[1]
     spine = prm[S_WR_BACK_SPINE]
-    if behind > 0 and on_back and not face and spine > rest_share:
+    if ((behind > 0 and on_back and not face) or unders > 0
+            or (face and down_now and puy > _PIKE)) and spine > rest_share:
         for b in (_SPINE1, _CHEST):
             x, y, z, w = _rest(pbf, f, b)
             _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * spine)
