@@ -252,6 +252,40 @@ def test_boxman_limp_ground_grid_game_blows_hold(limp_grid):
     _check_game(limp_grid)
 
 
+# The bare reference ragdoll, LIMP on the ground, the same way (bench/tear.py --rig reference: no
+# trial torn, deepest 2.24 cm, but 14 of 1,008 trials with a gap over 2 cm from 0.1 s on, all as
+# it lands 0.4-0.5 s after the blow): spine_03 2.95 cm (2,000 N·s, dir 1), neck 2.64 (2,000),
+# upper arms 2.67 (5,000), thigh_l 2.07 cm at 300 N·s (dir 3: a blow a game means).
+REF_GRID_BONES = (human.BONE_SPINE_03, human.BONE_NECK, human.BONE_UPPERARM_L,
+                  human.BONE_UPPERARM_R, human.BONE_THIGH_L)
+
+
+@pytest.fixture(scope="module")
+def reference_limp_grid():
+    return _run(B.reference, levels=(300.0, 1000.0, 2000.0, 5000.0), bones=REF_GRID_BONES,
+                conds=[(motion.LIMP, False)], grid=True, watch=0.5)
+
+
+def test_reference_limp_ground_grid_no_tear(reference_limp_grid):
+    _check_no_tear(reference_limp_grid)
+
+
+def test_reference_limp_ground_grid_never_into_the_ground(reference_limp_grid):
+    _check_depth(reference_limp_grid)
+
+
+@pytest.mark.xfail(strict=True, reason="measured (session 11 audit): the reference ragdoll LIMP "
+                   "on the ground, spine_03 dir 1 at 2,000 N·s 2.95 cm from 0.1 s on (limit 2)")
+def test_reference_limp_ground_grid_gaps_back_within_a_tenth(reference_limp_grid):
+    _check_back(reference_limp_grid)
+
+
+@pytest.mark.xfail(strict=True, reason="measured (session 11 audit): the reference ragdoll LIMP "
+                   "on the ground, thigh_l dir 3 at 300 N·s (a blow a game means) 2.07 cm (limit 2)")
+def test_reference_limp_ground_grid_game_blows_hold(reference_limp_grid):
+    _check_game(reference_limp_grid)
+
+
 # ------------------------------------------------------------------ a rig that faces +X
 FALLS = (300.0, 350.0, 400.0, 450.0, 500.0, 550.0, 600.0)
 
