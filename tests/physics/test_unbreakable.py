@@ -14,6 +14,9 @@ call.
 | widest gap at the blows a game means (trunk and legs to 600 N·s, arms to 150) | 2 cm |
 | kinetic energy, zero gravity, LIMP | 1 % over J^2/2m of the struck body (+ what it had) |
 | a figure 10 m from one struck with 5,000 N·s | within 1 mm of where it stood |
+
+The trials of bench/tear.py's whole grid that miss (LIMP on the ground, as the flung figure lands,
+watched 1.5 s) are kept below as strict xfails (BOXMAN_MISSES, REFERENCE_MISSES).
 """
 
 from __future__ import annotations
