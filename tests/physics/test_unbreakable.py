@@ -14,6 +14,9 @@ call.
 | widest gap at the blows a game means (trunk and legs to 600 N·s, arms to 150) | 2 cm |
 | kinetic energy, zero gravity, LIMP | 1 % over J^2/2m of the struck body (+ what it had) |
 | a figure 10 m from one struck with 5,000 N·s | within 1 mm of where it stood |
+
+The trials of bench/tear.py's whole grid that miss (LIMP on the ground, as the flung figure lands,
+watched 1.5 s) are kept below as strict xfails (BOXMAN_MISSES, REFERENCE_MISSES).
 """
 
 from __future__ import annotations
@@ -44,19 +47,24 @@ def _game_level(bone: int, J: float) -> bool:
     return J <= (150.0 if bone in ARMS else 600.0)
 
 
-def _run(make, levels=LEVELS, bones=None, watch=WATCH):
+def _run(make, levels=LEVELS, bones=None, watch=WATCH, conds=None, only=None):
     """Every (condition, bone, direction) a figure of its own in one engine, struck at once after
     0.5 s, the level turning with the direction (each bone takes each level in 4 of its 12
     directions: the whole grid, every direction at every level, is bench/tear.py's, too slow to
-    dress here); watched for ``watch`` s. Returns the trials and their measures."""
+    dress here; ``only``, a list of (bone, direction, N·s), takes just those); watched for
+    ``watch`` s. Returns the trials and their measures."""
     e = engine.Engine()
     physics.ground(e)
     dt = e.fixed_dt
     bones = list(range(human.BONE_COUNT)) if bones is None else list(bones)
-    conds = [(motion.POWERED, False), (motion.LIMP, False), (motion.POWERED, True),
-             (motion.LIMP, True)]
-    trials = [(c, b, d, levels[(d + b) % len(levels)]) for c in range(len(conds)) for b in bones
-              for d in range(len(B.DIRECTIONS))]
+    if conds is None:
+        conds = [(motion.POWERED, False), (motion.LIMP, False), (motion.POWERED, True),
+                 (motion.LIMP, True)]
+    if only is not None:
+        trials = [(c, b, d, J) for c in range(len(conds)) for b, d, J in only]
+    else:
+        trials = [(c, b, d, levels[(d + b) % len(levels)]) for c in range(len(conds))
+                  for b in bones for d in range(len(B.DIRECTIONS))]
     side = int(np.ceil(np.sqrt(len(trials))))
     figs = []
     for k, (c, _b, _d, _J) in enumerate(trials):
@@ -201,6 +209,107 @@ def test_reference_game_blows_hold(reference):
 
 def test_reference_limp_zero_g_only_loses_energy(reference):
     _check_energy(reference)
+
+
+# ------------------------------------------------------------------ the whole grid where it misses
+# bench/tear.py takes every direction at every level (1,008 trials a condition). Session 11's audit
+# of issue 18 ran it on the merged tree (integ a4076ff: the projection and the ground's reach on),
+# LIMP on the ground, watched 1.5 s instead of 0.5: no trial opens a joint past 3.8 cm or moves a
+# body faster than 36 m/s, but as the flung figure lands (0.4 s after the blow and later, past the
+# sampled grid's WATCH) gaps stay over 2 cm past the projection's 1.5 cm at a step's end (why is
+# not traced yet), and the box man's upper arm at 1,000 N·s drives a body 3.69 cm into the
+# ground. The trials that missed, each again here (a figure of its own, watched 1.5 s):
+# (bone, direction, N·s). Strict xfails with the measured values.
+BOXMAN_MISSES = [
+    (human.BONE_LOWERARM_L, 4, 60.0), (human.BONE_LOWERARM_R, 10, 60.0),
+    (human.BONE_SPINE_03, 1, 300.0), (human.BONE_SPINE_03, 7, 300.0),
+    (human.BONE_SPINE_01, 8, 600.0), (human.BONE_SPINE_01, 11, 600.0),
+    (human.BONE_LOWERARM_L, 7, 600.0), (human.BONE_CALF_L, 10, 600.0),
+    (human.BONE_CALF_R, 9, 600.0), (human.BONE_UPPERARM_L, 8, 1000.0),
+    (human.BONE_LOWERARM_L, 7, 1000.0), (human.BONE_UPPERARM_R, 11, 1000.0),
+    (human.BONE_LOWERARM_R, 1, 1000.0), (human.BONE_SPINE_03, 1, 2000.0),
+    (human.BONE_SPINE_03, 7, 2000.0), (human.BONE_THIGH_L, 1, 2000.0),
+    (human.BONE_CALF_L, 7, 2000.0), (human.BONE_CALF_R, 1, 2000.0),
+    (human.BONE_LOWERARM_L, 4, 5000.0), (human.BONE_LOWERARM_R, 10, 5000.0),
+]
+REFERENCE_MISSES = [
+    (human.BONE_NECK, 4, 150.0), (human.BONE_NECK, 10, 150.0),
+    (human.BONE_UPPERARM_L, 8, 300.0), (human.BONE_UPPERARM_R, 11, 300.0),
+    (human.BONE_THIGH_L, 3, 300.0), (human.BONE_UPPERARM_L, 6, 600.0),
+    (human.BONE_UPPERARM_L, 9, 600.0), (human.BONE_UPPERARM_R, 6, 600.0),
+    (human.BONE_UPPERARM_R, 9, 600.0), (human.BONE_CALF_L, 4, 600.0),
+    (human.BONE_CALF_L, 10, 600.0), (human.BONE_CALF_R, 4, 600.0),
+    (human.BONE_CALF_R, 10, 600.0), (human.BONE_SPINE_03, 7, 1000.0),
+    (human.BONE_NECK, 1, 1000.0), (human.BONE_NECK, 7, 1000.0),
+    (human.BONE_SPINE_03, 1, 2000.0), (human.BONE_SPINE_03, 7, 2000.0),
+    (human.BONE_NECK, 1, 2000.0), (human.BONE_NECK, 7, 2000.0),
+    (human.BONE_UPPERARM_L, 7, 2000.0), (human.BONE_UPPERARM_R, 1, 2000.0),
+    (human.BONE_UPPERARM_L, 7, 5000.0), (human.BONE_UPPERARM_R, 1, 5000.0),
+]
+LANDING_WATCH = 1.5  # s
+
+
+@pytest.fixture(scope="module")
+def boxman_misses():
+    return _run(_boxman, conds=[(motion.LIMP, False)], only=BOXMAN_MISSES, watch=LANDING_WATCH)
+
+
+@pytest.fixture(scope="module")
+def reference_misses():
+    return _run(B.reference, conds=[(motion.LIMP, False)], only=REFERENCE_MISSES,
+                watch=LANDING_WATCH)
+
+
+def test_boxman_limp_landing_no_tear(boxman_misses):
+    _check_no_tear(boxman_misses)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "measured (session 11 audit): "
+    "LIMP on the ground, upperarm_l dir 8 at 1,000 N·s 3.69 cm into the ground "
+    "(upperarm_r dir 11 3.16; limit 3)"))
+def test_boxman_limp_landing_never_into_the_ground(boxman_misses):
+    _check_depth(boxman_misses)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "measured (session 11 audit): "
+    "LIMP on the ground, lowerarm_r dir 10 at 5,000 N·s 2.72 cm from 0.1 s on, as it "
+    "lands (20 trials over; limit 2)"))
+def test_boxman_limp_landing_gaps_back_within_a_tenth(boxman_misses):
+    _check_back(boxman_misses)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "measured (session 11 audit): "
+    "LIMP on the ground, spine_03 dir 1 at 300 N·s 2.70 cm as it lands (lowerarm_r "
+    "dir 10 at 60 2.27; limit 2)"))
+def test_boxman_limp_landing_game_blows_hold(boxman_misses):
+    _check_game(boxman_misses)
+
+
+def test_reference_limp_landing_no_tear(reference_misses):
+    _check_no_tear(reference_misses)
+
+
+def test_reference_limp_landing_never_into_the_ground(reference_misses):
+    _check_depth(reference_misses)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "measured (session 11 audit): "
+    "the reference ragdoll LIMP on the ground, calf_l dir 4 at 600 N·s 3.80 cm from "
+    "0.1 s on (24 trials over; limit 2)"))
+def test_reference_limp_landing_gaps_back_within_a_tenth(reference_misses):
+    _check_back(reference_misses)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "measured (session 11 audit): "
+    "the reference ragdoll LIMP on the ground, calf_l dir 4 at 600 N·s (a blow a game"
+    " means) 3.80 cm (limit 2)"))
+def test_reference_limp_landing_game_blows_hold(reference_misses):
+    _check_game(reference_misses)
 
 
 # ------------------------------------------------------------------ a rig that faces +X
