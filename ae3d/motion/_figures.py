@@ -372,8 +372,10 @@ def from_record(e: Any, obj: int, spec: dict) -> Motion | None:
 
 
 def set_protective(body: Motion, on: bool) -> None:
-    """Whether a falling figure protects itself (on by default; the protective fall itself comes
-    with a later slice)."""
+    """Whether a falling figure protects itself (on by default; ``_fall.py``): falling, its
+    arms reach for the ground, its head tucks 0.8 rad away from the fall, its knees give 0.45 rad
+    and its spine bends 0.5 rad a joint (rad; ``FallSettings``). Off, none of it is aimed: it
+    falls stiff (its landing and lying are read the same way, ``_landing.py``)."""
     m = check(body)
     service(m.engine).fi[m.slot, F_PROTECTIVE] = 1 if _checks.V.boolean(on, "on") else 0
 
