@@ -8,9 +8,9 @@ POWERED and protective on one engine. Held for every figure:
 - no capsule into the ground by more than 3 cm;
 - no NaN.
 
-Rigs: the box man (the reference ragdoll, and ``boxman.glb`` dressed), the Mixamo man (``mixamo_man.glb``, 1.95 m, bones
-along +y, a 0.01 container turned about x) and a rig made here facing +X (1.70 m, long arms,
-broad; ``falls.make_plus_x_rig``).
+Rigs: the box man (the reference ragdoll, and ``boxman.glb`` dressed), the Mixamo man
+(``mixamo_man.glb``, 1.95 m, bones along +y, a 0.01 container turned about x) and a rig made here
+facing +X (1.70 m, long arms, broad; ``falls.make_plus_x_rig``).
 
 Measured on phys's solver (issue 18, merged): nothing blows up; the +X rig holds every limit
 (deepest 1.2 cm, fastest 14.0 m/s after 0.2 s); the box man and the Mixamo man each have one
