@@ -220,8 +220,9 @@ def fallers():
 def test_fallers_hands_reach_the_ground_first(fallers):
     for way, f in fallers.items():
         print(f"{way}: a hand down {f.hands_t[0]:.2f} s after the blow; the protected head "
-              f"{f.head_speed[0]:.2f} m/s at the ground (nan: never), its twin's "
-              f"{f.head_speed[1]:.2f} m/s; landed {f.landed_t[0]:.2f} s, lying {f.lying_t[0]:.2f}")
+              f"came in at {f.head_in[0]:.2f} m/s (nan: never met the ground), its twin's at "
+              f"{f.head_in[1]:.2f} m/s ({f.head_speed[1]:.2f} once the contact stopped it); "
+              f"landed {f.landed_t[0]:.2f} s, lying {f.lying_t[0]:.2f}")
         assert np.isfinite(f.hands_t[0])
         assert np.isnan(f.head_speed[0]) or f.hands_first[0] == 1
 
