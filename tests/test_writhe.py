@@ -378,17 +378,11 @@ def test_caught_sitting_writhes():
         assert abs(v["stop"] - SECONDS) <= 1.5 * DT and v["over"], (k, v["stop"])
 
 
-# Found by session 12's audit of #15 ("A LIMP figure is past it"): writhe_pre returns before it
-# reads its state when the figure is not POWERED, so a writher set LIMP keeps F_WRITHE at
-# WRITHE_ON: writhing() says True for good, and set_get_up never counts (get_up_pre takes it as
-# still writhing). The fix is in _writhe.py (a kernel file: not made by the audit).
-_LIMP_PAST = ("measured (session 12 audit, integ 5162d42): a box man felled by 450 N·s from in "
-              "front, writhing 2 s, set LIMP 0.50 s into it: writhing() True to the end of 8 s "
-              "and set_get_up(0.5) never gets it up (its twin set LIMP without writhing gets up "
-              "0.32 s after); _writhe.writhe_pre returns before its state for a figure not POWERED")
-
-
-@pytest.mark.xfail(strict=True, reason=_LIMP_PAST)
+# Found by session 12's audit of #15 ("A LIMP figure is past it"): writhe_pre returned before it
+# read its state when the figure was not POWERED, so a writher set LIMP kept F_WRITHE at
+# WRITHE_ON: writhing() said True for good (a box man felled by 450 N·s, set LIMP 0.5 s into its
+# writhe: to the end of 8 s), and set_get_up never counted (its twin set LIMP without writhing
+# got up 0.32 s after). Let go, a writher's writhing is over.
 def test_limp_is_past_it():
     e = engine.Engine()
     physics.ground(e)

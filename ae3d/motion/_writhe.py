@@ -383,9 +383,15 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     once it has landed down, the bends driven on the writhing limbs' full muscle and the rest on
     ``rest_share``; over when its time is up (the shape it ends in held); caught on its hands and
     knees, let go. Returns True when the joints' drive changed (the figure is woken)."""
-    if not powered or ff[f, F_WRITHE_S] <= 0.0:
-        return False
     st = fi[f, F_WRITHE]
+    if not powered:
+        # "a LIMP figure is past it": a writher let go ends its writhing there (writhing()
+        # False, writhe_over() True) so a get-up counts from it; kept on, set_get_up never came
+        if st == WRITHE_ON or st == WRITHE_DOWN:
+            fi[f, F_WRITHE] = WRITHE_DONE
+        return False
+    if ff[f, F_WRITHE_S] <= 0.0:
+        return False
     land = fi[f, F_LAND]
     rest_share = prm[S_WR_REST_SHARE]
     if st == WRITHE_DONE:
