@@ -30,6 +30,8 @@ BLOWS = {"over backwards": (376.0, 424.0), "forwards": (410.0, 460.0),
          "sideways": (376.0, 424.0)}
 HEAD = human.BONE_NECK
 HANDS = (human.BONE_LOWERARM_L, human.BONE_LOWERARM_R)
+# the bones whose turn from their standing pose is read: the spine's two joints and the neck
+TURNED = (human.BONE_SPINE_01, human.BONE_SPINE_03, human.BONE_NECK)
 
 
 def _low(bf, s):
@@ -48,6 +50,40 @@ def _low(bf, s):
     off = low - p
     v = bf[s, L.B_V:L.B_V + 3] + np.cross(bf[s, L.B_W:L.B_W + 3], off)
     return low[:, 1], v
+
+
+def _qmul(a, b):
+    """(k, 4) the quaternions (x, y, z, w) a b, row by row."""
+    ax, ay, az, aw = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+    bx, by, bz, bw = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+    return np.stack([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz],
+                    axis=1)
+
+
+def _turns(bf, parents, children, poses):
+    """(k, 3) rad: each child body's turn in the world (a rotation vector) from where its parent
+    carries its pose (``poses``, (k, 4) the joint's target relative to the parent body)."""
+    carried = _qmul(bf[parents, L.B_QUAT:L.B_QUAT + 4], poses)
+    carried[:, :3] *= -1.0
+    d = _qmul(bf[children, L.B_QUAT:L.B_QUAT + 4], carried)
+    d *= np.where(d[:, 3] < 0.0, -1.0, 1.0)[:, None]
+    s = np.linalg.norm(d[:, :3], axis=1)
+    ang = 2.0 * np.arctan2(s, d[:, 3])
+    return d[:, :3] * np.where(s > 1e-12, ang / np.maximum(s, 1e-12), 0.0)[:, None]
+
+
+def _pelvis_way(bf, s):
+    """(k, 3) the way the pelvis bodies ``s`` lean: their up (the figure's, ``human``'s) over
+    the ground, unit (0 where upright)."""
+    from ae3d.motion._service import UP_LOCAL
+    u = np.asarray(UP_LOCAL, float)
+    q = bf[s, L.B_QUAT:L.B_QUAT + 4]
+    t = 2.0 * np.cross(q[:, :3], u)
+    up = u + q[:, 3:4] * t + np.cross(q[:, :3], t)
+    up[:, 1] = 0.0
+    h = np.linalg.norm(up, axis=1)
+    return up / np.where(h > 1e-9, h, np.inf)[:, None]
 
 
 @dataclass
@@ -71,6 +107,14 @@ class Falls:
     aimed_twin: bool = False                             # an aim was ever set on a twin
     aims_left: np.ndarray = field(default=None)          # aims set on a figure lying at the end
     falls: np.ndarray = field(default=None)              # 1: it fell (leant past the fall's lean)
+    # rad, each figure's turns from its standing pose (the joints' targets before the blow, from
+    # where the parent carries them), read about the world's axis across the way of the fall,
+    # positive away from the fall: the spine's two joints (spine_01, chest) and the neck
+    bend_air: np.ndarray = field(default=None)     # (2n, 2) the most while the spine is aimed
+    bend_down: np.ndarray = field(default=None)    # (2n, 2) the last step aimed before landing
+    bend_off: np.ndarray = field(default=None)     # the most about any other axis while aimed
+    bend_falling: np.ndarray = field(default=None)  # (2n, 2) the most falling, not landed
+    tuck_lying: np.ndarray = field(default=None)   # (2n, 2) the neck's least and most lying
     digest: str = ""
 
 
@@ -110,10 +154,17 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
         d = np.array(WAYS[way])
     else:
         d = np.array([direction[0], 0.0, direction[1]]) / math.hypot(*direction)
+    w = e.physics
+    # the standing pose each turn is read from (the reference ragdoll's targets stay its pose
+    # until it lands; a figure playing a clip's move with the clip)
+    turned_j = np.array([[r.joints[bn] for bn in TURNED] for r, _ in figs]).reshape(-1)
+    turned_c = np.array([[r.bodies[bn] for bn in TURNED] for r, _ in figs]).reshape(-1)
+    turned_p = np.array([[r.bodies[human.BONE_PARENT[bn]] for bn in TURNED]
+                         for r, _ in figs]).reshape(-1)
+    poses = w.jf[turned_j, L.J_TARGET:L.J_TARGET + 4].copy()
     for k, (r, b) in enumerate(figs):
         p = physics.ragdoll_pose(r)[0][height]
         motion.hit(b, height, p, d * js[k % n])
-    w = e.physics
     sv = e.services["motion"]
     bodies = np.array([r.bodies for r, _ in figs])            # (2n, nb)
     joints = np.array([r.joints for r, _ in figs])
@@ -137,6 +188,13 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
     out.drop45 = np.full(m, np.nan)
     out.max_lean = np.zeros(m)
     out.falls = np.zeros(m, dtype=int)
+    out.bend_air = np.full((m, 2), np.nan)
+    out.bend_down = np.full((m, 2), np.nan)
+    out.bend_off = np.zeros(m)
+    out.bend_falling = np.full((m, 2), np.nan)
+    out.tuck_lying = np.full((m, 2), np.nan)
+    bend_was = np.full((m, 2), np.nan)
+    spine_j = joints[:, human.BONE_SPINE_01]
     touching = np.zeros(m, dtype=bool)
     hand_down = np.zeros(m, dtype=bool)
     knees = joints[:, [human.BONE_CALF_L, human.BONE_CALF_R]]
@@ -170,8 +228,28 @@ def run(way: str, n: int = 30, seconds: float = 5.0, settings=None, blows=None,
             out.knees45[past] = ang.mean(axis=1)
             out.drop45[past] = pel0[past] - w.bf[pel[past], L.B_POS + 1]
         land = sv.fi[slots, ML.F_LAND] != 0
+        # the turns, about the axis across the fall (up x way), away from it
+        fd = sv.ff[slots, ML.F_FALL_DIR:ML.F_FALL_DIR + 3].copy()
+        # a twin's (no protective fall, no way kept): its pelvis's up over the ground
+        unset = ~fd.any(axis=1)
+        if unset.any():
+            fd[unset] = _pelvis_way(w.bf, pel[unset])
+        away = np.stack([-fd[:, 2], np.zeros(m), fd[:, 0]], axis=1)
+        tv = _turns(w.bf, turned_p, turned_c, poses).reshape(m, len(TURNED), 3)
+        comp = np.einsum("kbi,ki->kb", tv, away)
+        off = np.linalg.norm(tv - comp[:, :, None] * away[:, None, :], axis=2)
+        aimed = (w.ji[spine_j, L.J_DRIVE] == L.DRIVE_AIM) & ~land
+        out.bend_air[aimed] = np.fmax(out.bend_air[aimed], comp[aimed, :2])
+        out.bend_off[aimed] = np.maximum(out.bend_off[aimed], off[aimed, :2].max(axis=1))
+        first_down = land & np.isnan(out.landed_t)
+        out.bend_down[first_down] = bend_was[first_down]
+        bend_was = np.where(aimed[:, None], comp[:, :2], bend_was)
+        air = (sv.fi[slots, ML.F_FALLING] != 0) & ~land
+        out.bend_falling[air] = np.fmax(out.bend_falling[air], comp[air, :2])
         out.landed_t[land & np.isnan(out.landed_t)] = t
         lie = sv.fi[slots, ML.F_LYING] != 0
+        out.tuck_lying[lie, 0] = np.fmin(out.tuck_lying[lie, 0], comp[lie, 2])
+        out.tuck_lying[lie, 1] = np.fmax(out.tuck_lying[lie, 1], comp[lie, 2])
         cau = sv.fi[slots, ML.F_LAND] == ML.LAND_CAUGHT
         out.caught_t[cau & np.isnan(out.caught_t)] = t
         out.lying_t[lie & np.isnan(out.lying_t)] = t
