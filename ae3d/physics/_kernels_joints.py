@@ -251,6 +251,12 @@ PROJECT_PLANES = True  # the ground as a floor for every body (a capsule end pas
 PROJECT_TOUCH = 4  # step_flags bit: of a body touching something and one touching nothing, only
 #                    the second moves (was PROJECT_TOUCH_RULE, off)
 PROJECT_CONTACT_SLOP = 0.0
+# Session 12 (see the module docstring's "Projection"): a joint correction that would drive one of
+# its bodies under its floor against what cannot move (the ground, a static or sleeping body) by
+# more than PROJECT_HELD m is taken by the other body alone. PROJECT_ANY_SIDE, a step_flags bit,
+# turns that off (the two split by their masses whatever holds them: session 11's projection).
+PROJECT_HELD = 0.001
+PROJECT_ANY_SIDE = 8
 DRIVE_EVERY_SUBSTEP = False  # True: the pose drive's target taken again each sub-step
 BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
 
@@ -1813,6 +1819,22 @@ def _move_body(bf, i, m, ii, r, p, sign):
         bf[i, B_QUAT + c] = q[c]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _pose7(bf, i):
+    """Body i's position and rotation (7-tuple)."""
+    return (bf[i, B_POS], bf[i, B_POS + 1], bf[i, B_POS + 2], bf[i, B_QUAT], bf[i, B_QUAT + 1],
+            bf[i, B_QUAT + 2], bf[i, B_QUAT + 3])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _set_pose7(bf, i, pose):
+    """Body i put back to ``pose`` (_pose7's), bit for bit."""
+    for c in range(3):
+        bf[i, B_POS + c] = pose[c]
+    for c in range(4):
+        bf[i, B_QUAT + c] = pose[3 + c]
+
+
 @njit(cache=True, _nrt=False)
 def _contact_floors(bf, bi, mf, mi, nm, floor):
     """Each contact point's floor for the projection (m): its separation before the projection,
@@ -1861,6 +1883,26 @@ def _project_contacts(bf, bi, mf, mi, nm, floor):
                 _move_body(bf, b, mb, ib, rb, pv, 1.0)
             pushed += 1
     return pushed
+
+
+@njit(cache=True, _nrt=False)
+def _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, i):
+    """How far (m) body i lies under its floors against what cannot move: its contact points
+    with a body the projection does not move (the ground, a static, kinematic or asleep body),
+    and the ground planes (the floors of _contact_floors and _plane_floors). 0 when none."""
+    worst = 0.0
+    if si[i, SI_TOUCH] != 0:  # no manifold this step: no contact point to look at
+        for r in range(nm):
+            a = mi[r, M_A]
+            b = mi[r, M_B]
+            if not ((a == i and not _movable(bf, bi, b)) or (b == i and not _movable(bf, bi, a))):
+                continue
+            for p in range(mi[r, M_N]):
+                sep, _n, _ra, _rb = _contact_sep(bf, mf, r, p, a, b)
+                worst = max(worst, floor[r, p] - sep)
+    for k in range(planes.shape[0]):
+        worst = max(worst, bfloor[i, k] - _plane_height(bf, bi, i, planes[k]))
+    return worst
 
 
 @njit(cache=True)  # returns a new array
@@ -1979,6 +2021,7 @@ def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor, sw
     acted = 0
     floors = False
     touch_rule = (flags & PROJECT_TOUCH) != 0
+    held_rule = (flags & PROJECT_ANY_SIDE) == 0
     for _sweep in range(sweeps):
         moved = 0
         for t in range(lj.shape[0]):
@@ -2015,10 +2058,40 @@ def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor, sw
             ib = _inv_i(bf, b) if dyn_b else zero
             s = 1.0 - PROJECT_TO / gap
             p = solve3(point_mass(ma, ia, ra, mb, ib, rb), (-s * cx, -s * cy, -s * cz))
-            if dyn_a:
+            if dyn_a and dyn_b and held_rule:
+                # a body the ground holds is not pushed into it: tried split by the masses, and
+                # where that drives one body (only) under its floors, the other takes it all
+                pose_a = _pose7(bf, a)
+                pose_b = _pose7(bf, b)
+                da = _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, a)
+                db = _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, b)
                 _move_body(bf, a, ma, ia, ra, p, -1.0)
-            if dyn_b:
                 _move_body(bf, b, mb, ib, rb, p, 1.0)
+                held_a = _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, a) - da \
+                    > PROJECT_HELD
+                held_b = _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, b) - db \
+                    > PROJECT_HELD
+                if held_a != held_b:
+                    _set_pose7(bf, a, pose_a)
+                    _set_pose7(bf, b, pose_b)
+                    if held_a:
+                        dyn_a = False
+                        ma = 0.0
+                        ia = zero
+                    else:
+                        dyn_b = False
+                        mb = 0.0
+                        ib = zero
+                    p = solve3(point_mass(ma, ia, ra, mb, ib, rb), (-s * cx, -s * cy, -s * cz))
+                    if dyn_a:
+                        _move_body(bf, a, ma, ia, ra, p, -1.0)
+                    if dyn_b:
+                        _move_body(bf, b, mb, ib, rb, p, 1.0)
+            else:
+                if dyn_a:
+                    _move_body(bf, a, ma, ia, ra, p, -1.0)
+                if dyn_b:
+                    _move_body(bf, b, mb, ib, rb, p, 1.0)
             bf[b if dyn_b else a, B_NETS + NET_PUSH] += 1.0
             moved += 1
         acted += moved
