@@ -275,8 +275,10 @@ PROJECT_CONTACT_SLOP = 0.0
 # more than PROJECT_HELD m is taken by the other body alone. PROJECT_ANY_SIDE, a step_flags bit,
 # turns that off (the two split by their masses whatever holds them: session 11's projection).
 # Measured: every gap of the landing grid (bench/tear.py --watch 1.5, LIMP on the ground, box man
-# and reference, 2 x 1,008 trials) 1.50 cm at the most from 0.1 s on (was 2.72 / 3.80 cm, 20 / 24
-# trials over 2 cm); tests/test_writhe.py's Mixamo sweep: w23_500 16.8 cm (17.5), w9_500 12.9
+# and reference, 2 x 1,008 trials) 1.50 cm at the most from 0.1 s on (with PROJECT_ANY_SIDE on
+# this tree 2.72 / 3.80 cm, 18 / 24 trials over 2 cm; session 11's audit counted 20 / 24), the
+# projection's corrections and the push nets 5,730 / 2,894 times (7,938 / 6,410);
+# tests/test_writhe.py's Mixamo sweep: w23_500 16.8 cm (17.5), w9_500 12.9
 # (9.4): the projection acts there in 2-3 steps before the drift is read (no gap past 1.45 cm
 # after it), and the writhe's roll goes elsewhere from the millimetres it moves them.
 PROJECT_HELD = 0.001
