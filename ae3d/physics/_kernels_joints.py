@@ -2041,8 +2041,10 @@ def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor, sw
     was, or under them at all where it was above, is lifted back along the plane's normal
     (_project_planes; bfloor: the caller's (n bodies, >= len(planes)) scratch: a capsule end past
     the contacts' margin has no contact point to hold it); up to ``sweeps`` sweeps of all
-    three, until one moves no joint. Positions and rotations only (velocities are left as the
-    solver made them). flags: the step's flags (PROJECT_TOUCH). Returns how many joint
+    three, until one moves no joint. A correction that would take one of the two bodies (only)
+    under those floors by over PROJECT_HELD m is made by the other alone (_held_depth; not with
+    PROJECT_ANY_SIDE). Positions and rotations only (velocities are left as the solver made
+    them). flags: the step's flags (PROJECT_TOUCH, PROJECT_ANY_SIDE). Returns how many joint
     corrections it made."""
     acted = 0
     floors = False
