@@ -10,7 +10,8 @@ also counts trials whose gaps are not back under 2 cm within 0.1 s of the blow.
 
 Prints, per bone and condition, the smallest blow that tore (">5000" for none), the worst gap
 (cm) and the safety nets' actions (``physics.stats``); ``--json PATH`` writes it all.
-``--rig reference`` takes the bare reference ragdoll (physics.ragdoll) instead.
+``--rig reference`` takes the bare reference ragdoll (physics.ragdoll) instead; ``--watch 1.5``
+watches the figures land (session 11's audit of issue 18).
 Asserts nothing.
 """
 
@@ -117,16 +118,18 @@ def main() -> None:
     ap.add_argument("--rig", default="boxman", choices=("boxman", "reference"))
     ap.add_argument("--levels", default=None, help="comma-separated N·s")
     ap.add_argument("--only", default=None, help="powered-ground etc.")
+    ap.add_argument("--watch", type=float, default=WATCH,
+                    help="s watched after the blows (1.5: the flung figures land)")
     args = ap.parse_args()
     levels = LEVELS if args.levels is None else tuple(float(x) for x in args.levels.split(","))
-    out = {"levels": levels, "rig": args.rig, "conditions": {}}
+    out = {"levels": levels, "rig": args.rig, "watch": args.watch, "conditions": {}}
     conds = [("powered", motion.POWERED), ("limp", motion.LIMP)]
     for mname, mode in conds:
         for gname, zg in (("ground", False), ("zero-g", True)):
             key = f"{mname}-{gname}"
             if args.only and key not in args.only.split(","):
                 continue
-            res = run(mode, zg, levels, args.rig)
+            res = run(mode, zg, levels, args.rig, watch=args.watch)
             rows = table(res, levels)
             out["conditions"][key] = {"rows": rows, "stats": res["stats"], "wall_s": res["wall"]}
             print(f"\n{key} ({len(res['trials'])} trials, {res['wall']:.1f} s): "

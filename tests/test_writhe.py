@@ -319,7 +319,12 @@ SWEEP_MISSES: dict[tuple[str, str], str] = {
     "most); its mirror w9_500 4.0 cm (19.4 at a 1 cm gap). Session 11 (writhe7): 17.5 cm on "
     "a4076ff and after the face-down fix (an arm under the chest out, the spine down): it lies on "
     "its side, not face down; drawing the legs up rolls it to fw 0.4, and as they let down and "
-    "fade (1.4-1.8 s) it rolls onto its back, 10 cm across and 4 cm down",
+    "fade (1.4-1.8 s) it rolls onto its back, 10 cm across and 4 cm down. Session 12 "
+    "(joints7: the projection moves the free side of a joint the ground holds on one side): "
+    "2 of the 64 over 10 cm, w23_500 16.8 cm and w9_500 12.9 (9.4 before; w8_500 8.9, was 7.7): "
+    "in both the projection acts in 2-3 steps at 1.45-1.50 s (gaps of 1.7-3.2 cm before it; "
+    "at most 1.49 cm after it before, 1.45 now), before the drift is read (from 2.13 s), and "
+    "the millimetres it moves them otherwise lead the writhe's roll elsewhere",
 }
 
 

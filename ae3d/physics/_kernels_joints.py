@@ -71,6 +71,25 @@ Derivation (our own code; learnt from Box3D's spherical/revolute joints and Jolt
   velocity rows close only over the next steps. Jolt's position steps (joints and contacts in one
   Gauss-Seidel loop on positions) and PhysX's joint projection do the same. Counted with the push
   nets on the joint's body B (B_NETS + NET_PUSH).
+  A body the ground holds is not pushed into it (session 12): a joint's correction, split by the
+  masses, that takes one of its bodies (only) under its floors against what the projection does not
+  move (its contact points with the ground or a static, kinematic or asleep body, and the ground
+  planes; _held_depth) by over PROJECT_HELD is undone and made by the other body alone; where both
+  would go under, both move as before. What it was: the LIMP landings that kept gaps of 2.0-3.8 cm
+  at a step's end (bench/tear.py's grid watched 1.5 s: 20 box man and 24 reference trials not back
+  under 2 cm; tests/physics/test_unbreakable.py's landing trials) were, 40 of the 42 traced, a
+  chest (the box man's 14.6 kg) coming down on an upper arm (2.1 kg) the ground already held (the
+  arm on it or up to 2.1 cm into it, the chest 1.7-7.2 cm over it at their worst), the other 2 an
+  elbow whose upper arm the ground held; the solver left the shoulder 3.8-6.5 cm open at the step's
+  end (the 4 traced step by step). Split by the masses, each correction moved the arm most of the
+  way, into the ground; the contacts' pass put it back, and a sweep closed 0.1-0.3 cm (a box man
+  struck at spine_03 with 300 N·s: 4.22 cm, then 4.01, 3.84, 3.68 ... 2.62 after 16 sweeps, 2.70
+  once the last contacts' pass had run). The gap was measured as the projection measures it
+  (joint_gap: the same frames), the projection ran in every such step, and nothing after it in the
+  step moves a dynamic body. With the rule the chest rises to the arm: those trials close in 3
+  sweeps to 1.50 cm, and over the 44 landing trials of tests/physics/test_unbreakable.py the
+  projection makes 559 corrections where it made 1,868, in less time (box man 1.2 ms against 3.1,
+  reference 1.2 against 3.2). PROJECT_ANY_SIDE (a step_flags bit) turns it off.
 Order inside a joint (the last solved wins): friction, spring, motor, limits, lock, point.
 """
 
@@ -251,6 +270,19 @@ PROJECT_PLANES = True  # the ground as a floor for every body (a capsule end pas
 PROJECT_TOUCH = 4  # step_flags bit: of a body touching something and one touching nothing, only
 #                    the second moves (was PROJECT_TOUCH_RULE, off)
 PROJECT_CONTACT_SLOP = 0.0
+# Session 12 (see the module docstring's "Projection"): a joint correction that would drive one of
+# its bodies under its floor against what cannot move (the ground, a static or sleeping body) by
+# more than PROJECT_HELD m is taken by the other body alone. PROJECT_ANY_SIDE, a step_flags bit,
+# turns that off (the two split by their masses whatever holds them: session 11's projection).
+# Measured: every gap of the landing grid (bench/tear.py --watch 1.5, LIMP on the ground, box man
+# and reference, 2 x 1,008 trials) 1.50 cm at the most from 0.1 s on (with PROJECT_ANY_SIDE on
+# this tree 2.72 / 3.80 cm, 18 / 24 trials over 2 cm; session 11's audit counted 20 / 24), the
+# projection's corrections and the push nets 5,730 / 2,894 times (7,938 / 6,410);
+# tests/test_writhe.py's Mixamo sweep: w23_500 16.8 cm (17.5), w9_500 12.9
+# (9.4): the projection acts there in 2-3 steps before the drift is read (no gap past 1.45 cm
+# after it), and the writhe's roll goes elsewhere from the millimetres it moves them.
+PROJECT_HELD = 0.001
+PROJECT_ANY_SIDE = 8
 DRIVE_EVERY_SUBSTEP = False  # True: the pose drive's target taken again each sub-step
 BIAS_ITERATIONS = 1  # joint passes in the bias pass of each sub-step
 
@@ -1813,6 +1845,22 @@ def _move_body(bf, i, m, ii, r, p, sign):
         bf[i, B_QUAT + c] = q[c]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _pose7(bf, i):
+    """Body i's position and rotation (7-tuple)."""
+    return (bf[i, B_POS], bf[i, B_POS + 1], bf[i, B_POS + 2], bf[i, B_QUAT], bf[i, B_QUAT + 1],
+            bf[i, B_QUAT + 2], bf[i, B_QUAT + 3])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _set_pose7(bf, i, pose):
+    """Body i put back to ``pose`` (_pose7's), bit for bit."""
+    for c in range(3):
+        bf[i, B_POS + c] = pose[c]
+    for c in range(4):
+        bf[i, B_QUAT + c] = pose[3 + c]
+
+
 @njit(cache=True, _nrt=False)
 def _contact_floors(bf, bi, mf, mi, nm, floor):
     """Each contact point's floor for the projection (m): its separation before the projection,
@@ -1861,6 +1909,26 @@ def _project_contacts(bf, bi, mf, mi, nm, floor):
                 _move_body(bf, b, mb, ib, rb, pv, 1.0)
             pushed += 1
     return pushed
+
+
+@njit(cache=True, _nrt=False)
+def _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, i):
+    """How far (m) body i lies under its floors against what cannot move: its contact points
+    with a body the projection does not move (the ground, a static, kinematic or asleep body),
+    and the ground planes (the floors of _contact_floors and _plane_floors). 0 when none."""
+    worst = 0.0
+    if si[i, SI_TOUCH] != 0:  # no manifold this step: no contact point to look at
+        for r in range(nm):
+            a = mi[r, M_A]
+            b = mi[r, M_B]
+            if not ((a == i and not _movable(bf, bi, b)) or (b == i and not _movable(bf, bi, a))):
+                continue
+            for p in range(mi[r, M_N]):
+                sep, _n, _ra, _rb = _contact_sep(bf, mf, r, p, a, b)
+                worst = max(worst, floor[r, p] - sep)
+    for k in range(planes.shape[0]):
+        worst = max(worst, bfloor[i, k] - _plane_height(bf, bi, i, planes[k]))
+    return worst
 
 
 @njit(cache=True)  # returns a new array
@@ -1973,12 +2041,15 @@ def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor, sw
     was, or under them at all where it was above, is lifted back along the plane's normal
     (_project_planes; bfloor: the caller's (n bodies, >= len(planes)) scratch: a capsule end past
     the contacts' margin has no contact point to hold it); up to ``sweeps`` sweeps of all
-    three, until one moves no joint. Positions and rotations only (velocities are left as the
-    solver made them). flags: the step's flags (PROJECT_TOUCH). Returns how many joint
+    three, until one moves no joint. A correction that would take one of the two bodies (only)
+    under those floors by over PROJECT_HELD m is made by the other alone (_held_depth; not with
+    PROJECT_ANY_SIDE). Positions and rotations only (velocities are left as the solver made
+    them). flags: the step's flags (PROJECT_TOUCH, PROJECT_ANY_SIDE). Returns how many joint
     corrections it made."""
     acted = 0
     floors = False
     touch_rule = (flags & PROJECT_TOUCH) != 0
+    held_rule = (flags & PROJECT_ANY_SIDE) == 0
     for _sweep in range(sweeps):
         moved = 0
         for t in range(lj.shape[0]):
@@ -2015,10 +2086,40 @@ def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor, sw
             ib = _inv_i(bf, b) if dyn_b else zero
             s = 1.0 - PROJECT_TO / gap
             p = solve3(point_mass(ma, ia, ra, mb, ib, rb), (-s * cx, -s * cy, -s * cz))
-            if dyn_a:
+            if dyn_a and dyn_b and held_rule:
+                # a body the ground holds is not pushed into it: tried split by the masses, and
+                # where that drives one body (only) under its floors, the other takes it all
+                pose_a = _pose7(bf, a)
+                pose_b = _pose7(bf, b)
+                da = _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, a)
+                db = _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, b)
                 _move_body(bf, a, ma, ia, ra, p, -1.0)
-            if dyn_b:
                 _move_body(bf, b, mb, ib, rb, p, 1.0)
+                held_a = _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, a) - da \
+                    > PROJECT_HELD
+                held_b = _held_depth(bf, bi, si, mf, mi, nm, floor, planes, bfloor, b) - db \
+                    > PROJECT_HELD
+                if held_a != held_b:
+                    _set_pose7(bf, a, pose_a)
+                    _set_pose7(bf, b, pose_b)
+                    if held_a:
+                        dyn_a = False
+                        ma = 0.0
+                        ia = zero
+                    else:
+                        dyn_b = False
+                        mb = 0.0
+                        ib = zero
+                    p = solve3(point_mass(ma, ia, ra, mb, ib, rb), (-s * cx, -s * cy, -s * cz))
+                    if dyn_a:
+                        _move_body(bf, a, ma, ia, ra, p, -1.0)
+                    if dyn_b:
+                        _move_body(bf, b, mb, ib, rb, p, 1.0)
+            else:
+                if dyn_a:
+                    _move_body(bf, a, ma, ia, ra, p, -1.0)
+                if dyn_b:
+                    _move_body(bf, b, mb, ib, rb, p, 1.0)
             bf[b if dyn_b else a, B_NETS + NET_PUSH] += 1.0
             moved += 1
         acted += moved

@@ -14,8 +14,8 @@ Order (Box2D v3 solver.c b2SolverTask; Catto's solver2d s2Solve_SoftStep):
         integrate positions (awake dynamic and kinematic bodies)
         relax joints, anchors, contacts (no bias; contact friction here)
     restitution; the nets (_hold_to_nets); joints open past World.project_gap (1.5 cm) projected
-    together, with the contacts that drives deeper (_kernels_joints.project_joints, in a step
-    where joints_open finds one);
+    together, with the contacts that drives deeper, a body the ground holds left where it is
+    (_kernels_joints.project_joints, in a step where joints_open finds one);
     kinematic bodies land exactly on their targets; forces cleared; sleep
 
 World inverse inertia (B_IW) is computed at the step's start and again after each sub-step's
