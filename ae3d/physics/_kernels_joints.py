@@ -1090,8 +1090,7 @@ def _solve_pass(bf, bi, jf, ji, jl, h, use_bias, take_drive, g, gmode, reverse=F
         else:
             ra = qrot(qa, (jf[j, J_PA], jf[j, J_PA + 1], jf[j, J_PA + 2]))
             rb = qrot(qb, (jf[j, J_PB], jf[j, J_PB + 1], jf[j, J_PB + 2]))
-            Cp = (pb[0] + rb[0] - pa[0] - ra[0], pb[1] + rb[1] - pa[1] - ra[1],
-                  pb[2] + rb[2] - pa[2] - ra[2])
+            Cp = _point_gap(pa, ra, pb, rb)
             if gmode == 1:
                 for k in range(3):
                     g[j, G_RA + k] = ra[k]
@@ -1722,8 +1721,14 @@ def joint_gap(bf, jf, ji, j):
     """|(pB + rB) - (pA + rA)| (m) of joint slot j: how far apart its two points are."""
     kind, a, b = _joint_bodies(ji, j)
     pa, qa, pb, qb, fa, fb, ra, rb = _frames(bf, jf, j, a, b)
-    return _len((pb[0] + rb[0] - pa[0] - ra[0], pb[1] + rb[1] - pa[1] - ra[1],
-                 pb[2] + rb[2] - pa[2] - ra[2]))
+    return _len(_point_gap(pa, ra, pb, rb))
+
+
+@njit(cache=True, _nrt=False)
+def _point_gap(pa, ra, pb, rb):
+    """(pB + rB) - (pA + rA) (m, world): the vector a joint's two points are apart."""
+    return (pb[0] + rb[0] - pa[0] - ra[0], pb[1] + rb[1] - pa[1] - ra[1],
+            pb[2] + rb[2] - pa[2] - ra[2])
 
 
 @njit(cache=True)  # builds a list (a box's corner): numba's lists need reference counting
@@ -2020,9 +2025,7 @@ def joints_open(bf, bi, jf, ji, lj, gap_max):
         if kind == JOINT_FREE or not _active(bf, bi, a, b):
             continue
         pa, qa, pb, qb, fa, fb, ra, rb = _frames(bf, jf, j, a, b)
-        cx = pb[0] + rb[0] - pa[0] - ra[0]
-        cy = pb[1] + rb[1] - pa[1] - ra[1]
-        cz = pb[2] + rb[2] - pa[2] - ra[2]
+        cx, cy, cz = _point_gap(pa, ra, pb, rb)
         if cx * cx + cy * cy + cz * cz > g2 and (_movable(bf, bi, a) or _movable(bf, bi, b)):
             return True
     return False
@@ -2058,9 +2061,7 @@ def project_joints(bf, bi, si, jf, ji, lj, mf, mi, nm, floor, planes, bfloor, sw
             if kind == JOINT_FREE or not _active(bf, bi, a, b):
                 continue
             pa, qa, pb, qb, fa, fb, ra, rb = _frames(bf, jf, j, a, b)
-            cx = pb[0] + rb[0] - pa[0] - ra[0]
-            cy = pb[1] + rb[1] - pa[1] - ra[1]
-            cz = pb[2] + rb[2] - pa[2] - ra[2]
+            cx, cy, cz = _point_gap(pa, ra, pb, rb)
             gap = math.sqrt(cx * cx + cy * cy + cz * cz)
             if not (gap > gap_max):
                 continue
