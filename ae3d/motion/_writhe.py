@@ -43,8 +43,8 @@ of its muscle while an arm is behind; out of there the arm folds over the front 
 muscle (on its side, as face down, not: there it pushed off the ground and rolled the figure
 onto its back). Face down it keeps ``behind_face``. Off its back, an arm goes from its
 folding muscle to its behind share across a band (``_BEHIND_BAND``) about the threshold.
-While the pelvis turns faster than ``roll_speed`` about its length (rolling over; off by
-default) the limbs don't writhe.
+While the pelvis turns faster than ``roll_speed`` about its length (rolling over, as a figure
+landing on its back may still be) the limbs don't writhe; face down they do.
 The joints that don't writhe drive toward the standing pose (``rest_pose``). Let go from hands
 and knees, every joint drives toward its rest place on ``down_share`` as it goes down, so it
 lies flat on its front (its caught shape held, it tipped onto its side).
@@ -252,10 +252,17 @@ class WritheSettings:
     """share: on its back while an arm is behind, the spine drives toward its rest place (lying
     straight) on this of its muscle (the rest's 15 % left the box man sitting up curled, its
     chest 0.25 m above the pelvis, leaning back on its hands)."""
-    roll_speed: float = 0.0
+    roll_speed: float = 2.0
     """rad/s: while the pelvis turns faster than this about its length (rolling over), the limbs
-    don't writhe (on ``rest_share``, as the rest); 0: never (the default: at 3 rad/s the sweeps'
-    face-down rollers were gone as they were at 0, and the drifts only moved about)."""
+    don't writhe (on ``rest_share``, as the rest); 0: never. Not face down (writhing started so).
+    Session 12: the Mixamo man landing on its back from 258.75 degrees at 500 N·s still rolls at
+    6.3 rad/s as it starts writhing; drawn up at once, its legs and arms carried it onto its side
+    (the pelvis's front 0.43 up), and as they let down and faded it rolled back over its back,
+    16.8 cm (its mirror, 101.25 degrees, 12.9). Let go for the 0.2 s the roll lasts, it comes to
+    lie on its back: 3.0 and 3.3 cm, the Mixamo sweep at most 8.9 (w8_500, unchanged), the box
+    man's unchanged but w19_500 4.2 -> 6.8 and w13_500 3.0 -> 3.7; 1.5 to 2.5 the same, 3 left
+    w23_500 at 14.0. Let go face down too (session 7 tried 3 rad/s so), box men face down from
+    90 and 270 degrees at 475 N·s (off the test's sweep) rolled over and over, 103 and 48 cm."""
 
     on_back: float = 0.8
     """cosine: the pelvis's front this far up (its cosine with the world's up) is lying on its
@@ -491,9 +498,11 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     # the pelvis's axes (its frame): down, forward, and the hips' turn from down to forward
     ux, uy, uz = up_local[0], up_local[1], up_local[2]
     # rolling over (the pelvis turning fast about its length): the limbs stay on rest_share
-    # until it slows, so the bends don't keep it rolling
+    # until it slows, so the bends don't keep it rolling (landed on its back still rolling,
+    # drawn up at once they carried it onto its side, and it rolled back as they faded); face
+    # down not: there, let go while it rolled, a box man rolled over and over
     roll = prm[S_WR_ROLL_SPEED]
-    if roll > 0.0:
+    if roll > 0.0 and not face:
         lx, ly, lz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
                           bf[pel, B_QUAT + 3], ux, uy, uz)
         if abs(bf[pel, B_W] * lx + bf[pel, B_W + 1] * ly + bf[pel, B_W + 2] * lz) > roll:
