@@ -74,8 +74,10 @@ def knee_angle(w, r) -> float:
 
 
 def arm_front(w, r) -> float:
-    """Cosine of the left upper arm's way (from its shoulder) with the pelvis's forward."""
-    fwd = quat_rot(_q(w, int(r.bodies[0])), np.array(B.BONE_FORWARD_LOCAL[0], float))
+    """Cosine of the left upper arm's way (from its shoulder) with the chest's front (the spec's
+    measure; until session 12 the pelvis's forward)."""
+    c = B.BONE_SPINE_03
+    fwd = quat_rot(_q(w, int(r.bodies[c])), np.array(B.BONE_FORWARD_LOCAL[c], float))
     j = int(r.joints[B.BONE_UPPERARM_L])
     d = -quat_rot(_q(w, int(r.bodies[B.BONE_UPPERARM_L])), w.jf[j, L.J_PB:L.J_PB + 3])
     return float(d @ fwd / np.linalg.norm(d))
