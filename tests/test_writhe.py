@@ -28,7 +28,7 @@ Held and reported (the spec's numbers beside ours, printed with ``-s``):
 And the sweep (#480, #691): 64 writhers from 32 directions at 450 and 500 N·s, box men and
 Mixamo men (a rig's misses in ``SWEEP_MISSES``, measured): all land;
 in every one a leg swings at least 0.30 rad (the hip, or face down the knee), the pelvis drifts
-no more than 10 cm, writhing stops on time. Two box men caught sitting back on their hands
+no more than 10 cm, writhing stops on time. Two box men that sit back on their hands
 (118.125 degrees at 500 N·s, 215 at 515) writhe on their backs and stop on time.
 """
 
@@ -368,10 +368,13 @@ def test_caught_sitting_writhes():
     """Caught sitting back on its hands (the pelvis's front up), a writher writhes at once on its
     back (session 11, #12/#15): let go to go down first, the box man sat up, was taken as caught
     upright, its landing and writhing reset, and its balance stood it up (118.125 degrees at 500
-    N·s, and 215 at 515: caught at 5.2 and 2.5 s)."""
+    N·s, and 215 at 515: caught at 5.2 and 2.5 s). Since session 13 (the ground's speculative
+    contact rows unshifted, issue 18) the first is propped back on its hands and feet from 0.5 s,
+    its pelvis 0.28 m up and its trunk never still (0.1-0.5 m/s), and lands at 6.18 s: the run
+    is 10 s (it was 8.8, and ended its writhing at 2.63 s)."""
     out, _ = _run([("w21_500", 2.0 * math.pi * 21 / 64, True, 500.0, False),
                    ("d215_515", math.radians(215.0), True, 515.0, False)],
-                  seconds=8.8, spacing=10.0)
+                  seconds=10.0, spacing=10.0)
     for k, v in out.items():
         assert v["landed"] and v["stop"] is not None, (k, v)
         assert abs(v["stop"] - SECONDS) <= 1.5 * DT and v["over"], (k, v["stop"])

@@ -42,17 +42,18 @@ Lever arms. Box2D applies each impulse at r_A from A's centre and r_B from B's c
 anchors frozen; once the bodies have moved apart within the step those are two different world
 points and a little angular momentum is made. We shift both by half the relative displacement,
 ``r_A' = r_A + ½(Δp_B - Δp_A)`` and ``r_B' = r_B - ½(Δp_B - Δp_A)``, which makes them one world
-point again, so contacts keep linear and angular momentum exactly. The normal rows do not shift
-against a side that takes no impulse (inverse mass 0: the ground, a static or kinematic body;
-_normal_shift; friction keeps the shift): there the shift
-keeps no momentum, and the normal velocity the rows hold, n·(v_B + ω_B×r_B'), is no longer the
-rate of the separation they track, n·(v_B + ω_B×r_B) (above): they differ by n·(ω_B × ½Δp_B),
-which grows with the body's fall and spin together. What it was (issue 18): a LIMP box man
-struck at the upper arm with 1,000 N·s lands on a forearm falling at 8.6 m/s and spinning at
-100 rad/s; by mid-step ½Δp_B was 5 cm and the speculative row held a speed 3.4 m/s slower than
-the separation closed at, so the point, 13.4 cm up at the step's start, was let through to
--2.2 cm of the solver's own separation and the capsule's end 3.60 cm into the ground in one
-step (0.70 cm without the shift in the normal rows; 0.78 without it in friction too).
+point again, so contacts keep linear and angular momentum exactly. Not in a speculative row (the point
+apart at the sub-step's start) against a side that takes no impulse (inverse mass 0: the
+ground, a static or kinematic body): there the shift keeps no momentum, and the normal velocity
+the row holds, n·(v_B + ω_B×r_B'), is no longer the rate of the separation it tracks,
+n·(v_B + ω_B×r_B) (above): they differ by n·(ω_B × ½Δp_B), which grows with the body's fall and
+spin together. What it was (issue 18): a LIMP box man struck at the upper arm with 1,000 N·s
+lands on a forearm falling at 8.6 m/s and spinning at 100 rad/s; by mid-step ½Δp_B was 5 cm and
+the speculative row held a speed 3.4 m/s slower than the separation closed at, so the point,
+13.4 cm up at the step's start, was let through to -2.2 cm of the solver's own separation and
+the capsule's end 3.60 cm into the ground in one step. Touching points keep the shift: unshifted
+everywhere against the ground (tried) the landing was as good, but the figures' ways over the
+ground changed enough to move tuned behaviours (a writher's arm across, a sitting catch).
 
 Effective masses (normal, the 2x2 tangent K, twist) are taken in the solve, from the lever arms
 as shifted and the world inverse inertias (B_IW) as they are now, the same I⁻¹ the impulse is
@@ -455,19 +456,10 @@ def _rot_delta(bf, i):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _half_shift(bf, a, b):
-    """½(Δp_B - Δp_A) since the step's start (m): the lever arms' shift to one world point."""
+    """½(Δp_B - Δp_A) since the step's start: the lever arms' shift to one world point."""
     return (0.5 * ((bf[b, B_POS] - bf[b, B_POS0]) - (bf[a, B_POS] - bf[a, B_POS0])),
             0.5 * ((bf[b, B_POS + 1] - bf[b, B_POS0 + 1]) - (bf[a, B_POS + 1] - bf[a, B_POS0 + 1])),
             0.5 * ((bf[b, B_POS + 2] - bf[b, B_POS0 + 2]) - (bf[a, B_POS + 2] - bf[a, B_POS0 + 2])))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _normal_shift(sh, ma, mb):
-    """The normal rows' lever-arm shift (m): sh, or none where a side takes no impulse (module
-    docstring, "Lever arms")."""
-    if ma == 0.0 or mb == 0.0:
-        return 0.0, 0.0, 0.0
-    return sh
 
 
 @njit(cache=True, _nrt=False)
@@ -486,14 +478,13 @@ def warm_start_contacts(bf, mf, mi, ml, cg, cg_ready):
             sh = (cg[r, CG_SH], cg[r, CG_SH + 1], cg[r, CG_SH + 2])
         else:
             sh = _half_shift(bf, a, b)
-        shn = _normal_shift(sh, ma, mb)
         for p in range(mi[r, M_N]):
             o = M_P + p * P_STRIDE
             ln = mf[r, o + P_LN]
             if ln == 0.0:
                 continue
-            ra = add(v3(mf[r], o + P_RA), shn)
-            rb = sub(v3(mf[r], o + P_RB), shn)
+            ra = add(v3(mf[r], o + P_RA), sh)
+            rb = sub(v3(mf[r], o + P_RB), sh)
             _apply_bf(bf, a, b, ma, mb, ra, rb, (ln * n[0], ln * n[1], ln * n[2]))
         l1 = mf[r, M_LT]
         l2 = mf[r, M_LT + 1]
@@ -573,7 +564,7 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps, cg, c
                 rb0 = v3(mf[r], o + P_RB)
                 d = add(dp, sub(cross(thb, rb0), cross(tha, ra0)))
                 cg[r, CG_S + p] = dot(d, n) + mf[r, o + P_SEP]
-        shn = _normal_shift(sh, ma, mb)
+        grounded = ma == 0.0 or mb == 0.0
         va = v3(bf[a], B_V)
         wa = v3(bf[a], B_W)
         vb = v3(bf[b], B_V)
@@ -605,8 +596,14 @@ def solve_contacts(bf, mf, mi, ml, inv_h, use_bias, contact_speed, sweeps, cg, c
                     bias = 0.0
                     msc = 1.0
                     isc = 0.0
-                ra = add(ra0, shn)
-                rb = sub(rb0, shn)
+                if s > 0.0 and grounded:
+                    # speculative against a side that takes no impulse: the row holds the rate
+                    # its separation closes at (module docstring, "Lever arms")
+                    ra = ra0
+                    rb = rb0
+                else:
+                    ra = add(ra0, sh)
+                    rb = sub(rb0, sh)
                 dv = sub(add(vb, cross(wb, rb)), add(va, cross(wa, ra)))
                 vn = dot(dv, n)
                 if use_bias and sweep == 0 and vn < mf[r, o + P_RELV]:
@@ -763,7 +760,7 @@ def apply_restitution(bf, mf, mi, nm, threshold):
         ia = m9(bf[a], B_IW)
         ib = m9(bf[b], B_IW)
         n = v3(mf[r], M_NORMAL)
-        sh = _normal_shift(_half_shift(bf, a, b), ma, mb)
+        sh = _half_shift(bf, a, b)
         for p in range(mi[r, M_N]):
             o = M_P + p * P_STRIDE
             relv = mf[r, o + P_RELV]

@@ -1815,8 +1815,7 @@ def _movable(bf, bi, i):
 def _contact_sep(bf, mf, r, p, a, b):
     """Contact point p of manifold r: its separation now (m) and lever arms (world), as the
     contact solver takes them (P_SEP + n . the relative motion since the step's start, the
-    anchors fixed for the step and shifted to one world point, not where a side takes no
-    impulse; _kernels_contact._half_shift)."""
+    anchors fixed for the step and shifted to one world point; _kernels_contact)."""
     o = M_P + p * P_STRIDE
     n = (mf[r, M_NORMAL], mf[r, M_NORMAL + 1], mf[r, M_NORMAL + 2])
     ra0 = (mf[r, o + P_RA], mf[r, o + P_RA + 1], mf[r, o + P_RA + 2])
@@ -1833,8 +1832,6 @@ def _contact_sep(bf, mf, r, p, a, b):
          dpb[2] - dpa[2] + cb[2] - ca[2])
     sep = _dot(d, n) + mf[r, o + P_SEP]
     sh = (0.5 * (dpb[0] - dpa[0]), 0.5 * (dpb[1] - dpa[1]), 0.5 * (dpb[2] - dpa[2]))
-    if bf[a, B_INV_MASS] == 0.0 or bf[b, B_INV_MASS] == 0.0:
-        sh = (0.0, 0.0, 0.0)
     ra = (ra0[0] + sh[0], ra0[1] + sh[1], ra0[2] + sh[2])
     rb = (rb0[0] - sh[0], rb0[1] - sh[1], rb0[2] - sh[2])
     return sep, n, ra, rb
