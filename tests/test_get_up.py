@@ -199,16 +199,7 @@ SWEEP_STRENGTHS = (300.0, 450.0)
 SWEEP_DIRECTIONS = (0.0, 60.0, 120.0, 180.0, 240.0, 300.0)
 
 
-# Session 13 (propped): past the landing's lean the spine's bend away from a fall toward its back
-# is kept until the figure lands (ae3d/motion/_fall.py); the Mixamo man felled by 300 N·s from
-# 300 degrees, landing with its spine still bent, gets up with a drawn bone turning 6.18 degrees
-# in a step against TURN's 6 (5.4 with the bend read afresh each step).
-@pytest.fixture(scope="module", params=[
-    "boxman.glb",
-    pytest.param("mixamo_man.glb", marks=pytest.mark.xfail(
-        strict=True, reason="measured: 300 N·s from 300 degrees turns a drawn bone 6.18 deg "
-                            "in a step (TURN 6.0; 5.4 before the spine's bend was kept past "
-                            "the landing's lean)"))])
+@pytest.fixture(scope="module", params=["boxman.glb", "mixamo_man.glb"])
 def swept(request):
     rows = G.sweep(request.param, SWEEP_STRENGTHS, SWEEP_DIRECTIONS)
     print()
