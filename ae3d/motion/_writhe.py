@@ -161,6 +161,15 @@ _UNDER = 0.5
 # cosine: face down, the pelvis's up (toward the head) this far up the world's is the trunk lying
 # piked, hips up: the spine lies down straight on back_spine (as on its back with an arm behind)
 _PIKE = 0.3
+# cosine: face down, the pelvis's up (toward the head) this far up the world's is the trunk
+# still propped on its knees: the knees' bend goes from all of it at _KNEEL_LO to none at
+# _KNEEL_HI. Let go from hands and knees, the box man started writhing still kneeling (the
+# pelvis's up 0.7-0.8 up, 23-27 cm high); bent 0.5 at the knee with the shins flat, its legs
+# levered the hips up on the knees (the pelvis 31-34 cm up, its up 0.43) rather than the heels,
+# and as the bends faded to straight it came down flat (10 cm): 13-20 cm of "drift" from 1.5 s
+# on (64 ways at 400 N·s: 11.25, 95.6, 348.75 degrees). Lying flat its up is 0.03-0.13 up
+_KNEEL_LO = 0.15
+_KNEEL_HI = 0.3
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -511,6 +520,11 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     kx, ky, kz = _unit(*_cross(-ux, -uy, -uz, vx, vy, vz))
     hip = (prm[S_WR_FACE_HIP] if face else prm[S_WR_HIP]) * legs
     knee = (prm[S_WR_FACE_KNEE] if face else prm[S_WR_KNEE]) * legs
+    if face:
+        # face down, the knees bend only as the trunk lies (not propped up on them)
+        kneel = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                     bf[pel, B_QUAT + 3], ux, uy, uz)[1]
+        knee *= min(1.0, max(0.0, (_KNEEL_HI - kneel) / (_KNEEL_HI - _KNEEL_LO)))
     for leg in range(2):
         th = _LEGS[leg][0]
         ca = _LEGS[leg][1]
