@@ -170,6 +170,9 @@ _PIKE = 0.3
 # on (64 ways at 400 N·s: 11.25, 95.6, 348.75 degrees). Lying flat its up is 0.03-0.13 up
 _KNEEL_LO = 0.15
 _KNEEL_HI = 0.3
+# cosine: writhing face down, the pelvis's front this far up (from -1, face down) is lying on
+# its side: it writhes as a side-lier (the hips drawn up, fading to their middle) from then on
+_SIDE = -0.3
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -480,6 +483,17 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     ff[f, F_WRITHE_T] = t + dt
     fade = 1.0 if t < 0.5 * total else max(0.0, (total - t) / (0.5 * total))
     face = fi[f, F_WRITHE_FACE] != 0
+    if face:
+        # rolled onto its side (the pelvis's front up past _SIDE) it writhes as a side-lier from
+        # then on: the box man landed face down from 253.1 degrees at 400 N·s, rolled onto its
+        # side as its knees bent (heels up) and lay there, its upper arm behind and let go, and
+        # as the knees faded to straight it rolled back onto its face, its pelvis 12.2 cm along
+        # from 1.5 s on (5.3 so)
+        pq = pbi[f, _PELVIS, PB_BODY]
+        if qrot(bf[pq, B_QUAT], bf[pq, B_QUAT + 1], bf[pq, B_QUAT + 2], bf[pq, B_QUAT + 3],
+                fwd_local[0], fwd_local[1], fwd_local[2])[1] > _SIDE:
+            fi[f, F_WRITHE_FACE] = 0
+            face = False
     # the bends fade to their middle (curled up: a side-lier straightened rolled onto its back);
     # face down to straight, as before session 9: kept half bent, the knees and the elbows under
     # the chest pushed the Mixamo man 10-12 cm along the ground as it faded
