@@ -418,3 +418,27 @@ def test_bad_input():
             motion.set_writhing(m, bad)
     assert not motion.writhing(m) and not motion.writhe_over(m)
     e.close()
+
+
+# Off the sweep (#15, session 13): 64 ways at 400 N·s, face down. Let go from hands and knees,
+# the box man writhed still kneeling and its knees levered its hips up (the pelvis 31-34 cm up,
+# 10 lying), coming down 13.9-16.8 cm as the bends faded (11.25, 95.6 and 348.75 degrees); one
+# from 253.1 degrees rolled onto its side and back onto its face, 12.2 cm. The knees bend face
+# down only as the trunk lies (_writhe._KNEEL_LO/_HI), and one rolled onto its side writhes as
+# a side-lier (_writhe._SIDE).
+@pytest.fixture(scope="module", params=["boxman.glb", "mixamo_man.glb"])
+def sweep_400(request):
+    specs = [(f"w{k}_400", 2.0 * math.pi * k / 64, True, 400.0, False) for k in range(64)]
+    out, _ = _run(specs, path=request.param, seconds=8.0, spacing=5.0)
+    face = sorted(((v["drift"], k) for k, v in out.items() if v["landed"] and v.get("face")),
+                  reverse=True)
+    print(f"\n64 writhers at 400 N·s ({request.param}): face down {len(face)}, drift at most "
+          + ", ".join(f"{k} {100 * d:.1f} cm" for d, k in face[:4]))
+    return out
+
+
+def test_sweep_400_face_down_drift(sweep_400):
+    assert all(v["landed"] and v.get("stop") is not None for v in sweep_400.values())
+    bad = {k: round(v["drift"], 3) for k, v in sweep_400.items()
+           if v.get("face") and v["drift"] > 0.10}
+    assert not bad, bad
