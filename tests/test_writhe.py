@@ -433,7 +433,8 @@ def sweep_400(request):
     face = sorted(((v["drift"], k) for k, v in out.items() if v["landed"] and v.get("face")),
                   reverse=True)
     print(f"\n64 writhers at 400 N·s ({request.param}): face down {len(face)}, drift at most "
-          + ", ".join(f"{k} {100 * d:.1f} cm" for d, k in face[:4]))
+          + ", ".join(f"{k} {100 * d:.1f} cm" for d, k in face[:4]) + "; the knee's swing at least "
+          f"{min(v['knee'] for v in out.values() if v.get('face')):.2f} rad")
     return out
 
 
@@ -442,3 +443,7 @@ def test_sweep_400_face_down_drift(sweep_400):
     bad = {k: round(v["drift"], 3) for k, v in sweep_400.items()
            if v.get("face") and v["drift"] > 0.10}
     assert not bad, bad
+    # and the knees still swing, as the sweep's do
+    weak = {k: round(v["knee"], 2) for k, v in sweep_400.items()
+            if v.get("face") and v["knee"] < 0.30}
+    assert not weak, weak

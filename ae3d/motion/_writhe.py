@@ -167,9 +167,10 @@ _PIKE = 0.3
 # pelvis's up 0.7-0.8 up, 23-27 cm high); bent 0.5 at the knee with the shins flat, its legs
 # levered the hips up on the knees (the pelvis 31-34 cm up, its up 0.43) rather than the heels,
 # and as the bends faded to straight it came down flat (10 cm): 13-20 cm of "drift" from 1.5 s
-# on (64 ways at 400 N·s: 11.25, 95.6, 348.75 degrees). Lying flat its up is 0.03-0.13 up
-_KNEEL_LO = 0.15
-_KNEEL_HI = 0.3
+# on (64 ways at 400 N·s: 11.25, 95.6, 348.75 degrees; now 5.1 or less). Lying flat its up is
+# 0.03-0.13 up. From 0.15 to 0.3 the Mixamo man from 84.4 degrees swung its knee 0.29 rad
+_KNEEL_LO = 0.2
+_KNEEL_HI = 0.35
 # cosine: writhing face down, the pelvis's front this far up (from -1, face down) is lying on
 # its side: it writhes as a side-lier (the hips drawn up, fading to their middle) from then on
 _SIDE = -0.3
@@ -488,7 +489,7 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         # then on: the box man landed face down from 253.1 degrees at 400 N·s, rolled onto its
         # side as its knees bent (heels up) and lay there, its upper arm behind and let go, and
         # as the knees faded to straight it rolled back onto its face, its pelvis 12.2 cm along
-        # from 1.5 s on (5.3 so)
+        # from 1.5 s on (5.4 so)
         pq = pbi[f, _PELVIS, PB_BODY]
         if qrot(bf[pq, B_QUAT], bf[pq, B_QUAT + 1], bf[pq, B_QUAT + 2], bf[pq, B_QUAT + 3],
                 fwd_local[0], fwd_local[1], fwd_local[2])[1] > _SIDE:
