@@ -398,6 +398,77 @@ def test_caught_sitting_holds_its_shape_at_full_strength(caught_sitting, name):
     assert min(g["balance"]) == g["balance_before"] > 0.0
 
 
+# ------------------------------------------------------------------------------ propped, no limbo
+# Box men and Mixamo men struck at the chest from behind and to a side (110-130 degrees about +Y
+# from the pelvis's forward and the mirror 230-250, 450-550 N·s), stepping and set to writhe for
+# 3 s. Session 13: the box man from 118.125 degrees at 500 N·s fell back propped on its hands and feet (pelvis 0.28 m up, lean
+# 1.53 rad: not down by the landing's 25 cm) and stayed there neither landed nor caught for 5.82 s,
+# 230 at 550 for 3.72 s: the spine's bend away from a fall toward its back went on and off every
+# step or two (its way on the backwards cone's edge, cos -0.5), its trunk jerked at 0.05-0.5 m/s
+# and was never still for the caught rule's third of a second. _fall.py now keeps a spine bent
+# that way once the figure leans past the landing's lean (118.125 at 500 N·s: neither for 0.80
+# s, landed 0.65 s after it was propped; 230 at 550: 0.35 s). The limit: coming down takes
+# about half a second, the spec lets a figure landed on its back settle 1.3 s ("every fall
+# backwards and sideways is still within 1.3 s") and being caught takes a third of a second
+# still: 2 s falling, neither landed nor caught, is more than a fall that is over takes.
+PROPPED_DEGS = (110.0, 114.0, 118.125, 122.0, 126.0, 130.0, 230.0, 234.0, 238.0, 242.0, 246.0,
+                250.0)
+PROPPED_JS = (450.0, 500.0, 550.0)
+PROPPED_RUN = 6.0      # s after the blows
+PROPPED_LIMIT = 2.0    # s falling, neither landed nor caught
+
+
+@pytest.fixture(scope="module", params=["boxman.glb", "mixamo_man.glb"])
+def propped(request):
+    """Each figure's longest run (s) falling, neither landed nor caught, by name deg_N·s (box
+    men and Mixamo men: the Mixamo man was never left falling, 0.57 s the longest, before the
+    fix or after)."""
+    import blows
+
+    from ae3d import engine, human, motion, physics
+    from ae3d._math import quat_rot
+    from ae3d.physics import _layout as L
+    e = engine.Engine()
+    physics.ground(e)
+    figs = []
+    for i, (deg, j) in enumerate((d, j) for d in PROPPED_DEGS for j in PROPPED_JS):
+        b = blows.boxman(e, f"{deg:g}_{j:g}", (10.0 * (i % 6), 0.0, 10.0 * (i // 6)),
+                         motion.POWERED, path=request.param)
+        motion.set_writhing(b, 3.0)
+        figs.append((f"{deg:g}_{j:g}", b, deg, j))
+    e.run(seconds=1.0)
+    w = e.physics
+    fwd_local = np.array(human.BONE_FORWARD_LOCAL[human.BONE_PELVIS], float)
+    for _, b, deg, j in figs:
+        r = b.ragdoll
+        f = quat_rot(w.bf[r.bodies[0], L.B_QUAT:L.B_QUAT + 4].copy(), fwd_local)
+        f[1] = 0.0
+        f /= np.linalg.norm(f)
+        c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+        d = np.array([c * f[0] + s * f[2], 0.0, -s * f[0] + c * f[2]])
+        chest = r.bodies[human.BONE_SPINE_03]
+        motion.hit(b, human.BONE_SPINE_03, w.bf[chest, L.B_POS:L.B_POS + 3].copy(), j * d)
+    run = {name: 0.0 for name, *_ in figs}
+    worst = dict(run)
+    for _ in range(int(round(PROPPED_RUN / F.DT))):
+        e.fixed_step()   # as the issue's reproduction stepped them
+        for name, b, _, _ in figs:
+            limbo = motion.falling(b) and not motion.landed(b) and not motion.caught(b)
+            run[name] = run[name] + F.DT if limbo else 0.0
+            worst[name] = max(worst[name], run[name])
+    return worst
+
+
+def test_a_fall_propped_on_hands_and_feet_lands_or_is_caught(propped):
+    """Spec: a fall lands (leaning past 1.2 rad, the pelvis within 25 cm of its lowest point) or,
+    caught sitting or on hands and knees, "its trunk still for a third of a second, it has landed
+    as well": none is left falling, neither, for PROPPED_LIMIT."""
+    stuck = {k: round(v, 2) for k, v in propped.items() if v > PROPPED_LIMIT}
+    assert not stuck, stuck
+    # the box man's that was found, at 5.82 s (measured 0.80 s with the bend kept)
+    assert propped["118.125_500"] <= PROPPED_LIMIT
+
+
 # A sweep: caught (box man) or lying (Mixamo man), then pushed again from behind and from the
 # side at several strengths: each falls again, lands (never caught a second time) and lies.
 AGAIN_PUSHES = (150.0, 250.0, 400.0)

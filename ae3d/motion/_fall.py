@@ -393,8 +393,18 @@ def fall_pre(f, nb, powered, ff, fi, pbi, prm, up_local, fwd_local, bf, jf, ji):
     for k in range(2):
         if _KNEES[k] < nb:
             _knee(bf, jf, ji, pbi[f, _KNEES[k], PB_JOINT], prm[S_KNEE_GIVE])
-    # the spine: away from a fall backwards from the first lean; else once past level
+    # the spine: away from a fall backwards from the first lean; else once past level. Past the
+    # landing's lean a spine bent away from the fall stays bent until the figure lands (the spine
+    # still aimed from the last step): read afresh each step, a box man struck at the chest 118
+    # degrees from its front, propped on its hands and feet (lean 1.53 rad, pelvis 28 cm up), had
+    # its way right on the backwards cone's edge (cos -0.5) and the bend went on and off every
+    # step or two; its trunk jerked at 0.05-0.5 m/s and was never still for the caught rule's
+    # third of a second (5.8 s neither caught nor landed; now landed 0.65 s after it was propped).
+    # Kept either way (unbent stays unbent too) it landed 1.4 s after; kept only with its pelvis
+    # up (not down by the landing's 25 cm) it flickered at that edge instead and landed 3.3 s after
     back = fh > 1e-9 and (fx * dx + fz * dz) / fh < -prm[S_BACKWARDS]
+    if not back and not first and _SPINE1 < nb and ff[f, F_LEAN] >= prm[S_LAND_LEAN]:
+        back = ji[pbi[f, _SPINE1, PB_JOINT], J_DRIVE] == DRIVE_AIM
     if back or ff[f, F_LEAN] > 0.5 * math.pi:
         for b in (_SPINE1, _CHEST):
             if b < nb:

@@ -17,7 +17,9 @@ propped on its arms can have its pelvis pointing anywhere; a figure on its side 
   were), and stands, facing where its head lay.
 
 Each way is three stages of ``stage`` (0.7 s), eased in and out (``_keyed``): the pose it lies
-in, the first key, a crouch, and the animation's own pose. The keys between are the figure's
+in, the first key, a crouch, and the animation's own pose. The first stage takes longer where a
+bone lies so far from its first key that it would turn faster than ``max_turn`` (5 rad/s) at the
+stage's middle (``_first_stage_pace``: the spec's 6 degrees a step held whatever the landing). The keys between are the figure's
 reference bones bent by a lean per bone (``SIT_UP``, ``HANDS_KNEES``, ``CROUCH``, degrees, about
 the axis across the figure) and set down on the ground under them. The last key is the
 animation's pose moved (``F_GU_MOVE``) so its feet are where the crouch's are and turned to face
@@ -70,7 +72,7 @@ from ae3d import human
 from ae3d.physics._layout import B_DIMS, B_POS, B_QUAT
 
 from . import _keyed as K
-from ._kin import local_to_world, qmul, qrot, relative_from_world
+from ._kin import local_to_world, qdelta_rotvec, qmul, qrot, relative_from_world
 from ._landing import lowest_point
 from ._layout import (
     ANIMATED,
@@ -109,6 +111,7 @@ from ._layout import (
     PB_TARGET,
     POWERED,
     S_GU_DOWN_DROP,
+    S_GU_MAX_TURN,
     S_GU_DOWN_LEAN,
     S_GU_STAGE,
     S_GU_STILL_MOVE,
@@ -176,6 +179,14 @@ class GetUpSettings:
     down_drop: float = 0.45
     """m: or with its pelvis within this of its lowest point (spec: 0.45 m, which covers a figure
     that crumpled where it stood)."""
+    max_turn: float = 5.0
+    """rad/s: a keyed way's first stage (out of the pose it lies in, each bone turning in the world
+    to its first key) takes longer than ``stage`` where its widest turn would go faster than this
+    at the stage's middle (smoothstep: 1.5 times the mean), so no drawn bone turns past the spec's
+    6 degrees a step (0.105 rad at 60 Hz; 5 rad/s is 4.8 degrees). Without it, the Mixamo man
+    felled by 300 N·s from 300 degrees, lying with an upper arm 173 degrees from its key, turned it
+    6.18 degrees a step (session 13, a spine kept bent to the landing); the ways that turn no bone
+    past 2.33 rad (5 x 0.7 / 1.5) are as before, bit for bit."""
 
     def pack(self, row: np.ndarray) -> None:
         row[S_GU_STAGE] = self.stage
@@ -183,6 +194,7 @@ class GetUpSettings:
         row[S_GU_STILL_STEPS] = self.still_steps
         row[S_GU_DOWN_LEAN] = self.down_lean
         row[S_GU_DOWN_DROP] = self.down_drop
+        row[S_GU_MAX_TURN] = self.max_turn
 
 
 # ------------------------------------------------------------------------------ the verb
@@ -324,6 +336,31 @@ def _clip_way(f, t, nb, ff, fi, pbf, pbi, prm, parent, bf, jf, sc):
 
 
 @njit(cache=True, _nrt=False)
+def _first_stage_pace(f, nb, ff, fi, pbf, pbi, prm, parent, jf, sc):
+    """Share of real time (0..1] the first stage of figure f's keyed way runs at: 1, or less where
+    a bone turning in the world from the pose it lies in (key 0) to the first key would turn
+    faster than ``max_turn`` at the stage's middle (GetUpSettings.max_turn). ``sc`` scratch, its
+    rows 0-3 and 6-9 overwritten."""
+    aq, at, bq, bt = sc[0], sc[1], sc[2], sc[3]
+    wp, waq, wbq = sc[6], sc[8], sc[9]
+    joints = pbi[f, :, PB_JOINT]
+    _key(f, 0, nb, ff, fi, pbf, aq, at)
+    _key(f, 1, nb, ff, fi, pbf, bq, bt)
+    local_to_world(nb, parent, joints, jf, aq, at, wp, waq)
+    local_to_world(nb, parent, joints, jf, bq, bt, wp, wbq)
+    widest = 0.0
+    for b in range(nb):
+        rx, ry, rz = qdelta_rotvec(waq[b, 0], waq[b, 1], waq[b, 2], waq[b, 3],
+                                   wbq[b, 0], wbq[b, 1], wbq[b, 2], wbq[b, 3])
+        widest = max(widest, math.sqrt(rx * rx + ry * ry + rz * rz))
+    # smoothstep's steepest is 1.5 times its mean, at the stage's middle
+    fastest = 1.5 * widest / prm[S_GU_STAGE]
+    if fastest <= prm[S_GU_MAX_TURN]:
+        return 1.0
+    return prm[S_GU_MAX_TURN] / fastest
+
+
+@njit(cache=True, _nrt=False)
 def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
     """Before the physics step (before the muscles and the follow anchors read the animation),
     figure f's way up: GETTING_UP, the way's pose this step written as the animation's (and its
@@ -361,8 +398,11 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
             fi[f, F_GU_DUE] = 1
         return False
     stage = prm[S_GU_STAGE]
-    t = ff[f, F_GU_T] + dt
     clip = ff[f, F_GU_CLIP_D] > 0.0
+    pace = 1.0
+    if not clip and ff[f, F_GU_T] < stage:
+        pace = _first_stage_pace(f, nb, ff, fi, pbf, pbi, prm, parent, jf, sc)
+    t = ff[f, F_GU_T] + dt * pace
     end = ff[f, F_GU_CLIP_D] if clip else STAGES * stage
     if t >= end - 1e-9:
         t = end

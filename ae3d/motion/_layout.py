@@ -389,4 +389,6 @@ S_STRIDE_BACK_LET = 109  # m: S_STRIDE_BACK once a blow has let the balance go
 # the protective fall, session 11 (_fall.py: falling again, an arm whose hand is down gives)
 S_ARM_GIVE = 110       # share: of its budget a given arm keeps, driven to its pose (not reaching)
 S_HAND_DOWN = 111      # m: a forearm's lowest point within this of the figure's is a hand down
-PRM_COUNT = 112
+# the ways up, session 13 (_get_up.py: the first stage paced by its widest turn)
+S_GU_MAX_TURN = 112    # rad/s: no bone of a keyed way's first stage turns faster at its middle
+PRM_COUNT = 113
