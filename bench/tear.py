@@ -9,7 +9,9 @@ lower) plus 10 m/s, a body lies more than 3 cm under the ground, or anything goe
 also counts trials whose gaps are not back under 2 cm within 0.1 s of the blow.
 
 Prints, per bone and condition, the smallest blow that tore (">5000" for none), the worst gap
-(cm) and the safety nets' actions (``physics.stats``); ``--json PATH`` writes it all.
+(cm), the fastest body (m/s), the deepest any body went under the ground (cm; in zero g under a
+plane 1,000 m below the figures, so 0) and the safety nets' actions (``physics.stats``);
+``--json PATH`` writes it all.
 ``--rig reference`` takes the bare reference ragdoll (physics.ragdoll) instead; ``--watch 1.5``
 watches the figures land (session 11's audit of issue 18).
 Asserts nothing.
@@ -108,6 +110,7 @@ def table(res: dict, levels) -> list[dict]:
         rows.append({"bone": human.BONE_NAMES[b], "tears_from": min(tore) if tore else None,
                      "worst_gap_cm": float(np.max(res["gap"][sel])) * 100.0,
                      "worst_speed": float(np.max(res["speed"][sel])),
+                     "deepest_cm": float(np.max(res["depth"][sel])) * 100.0,
                      "not_back": slow, "trials": len(sel)})
     return rows
 
@@ -135,12 +138,12 @@ def main() -> None:
             print(f"\n{key} ({len(res['trials'])} trials, {res['wall']:.1f} s): "
                   f"torn {int(res['torn'].sum())}, nets {res['stats']}")
             print(f"{'bone':<14}{'tears from N·s':>16}{'worst gap cm':>14}{'fastest m/s':>13}"
-                  f"{'not back':>10}")
+                  f"{'deepest cm':>12}{'not back':>10}")
             for r in rows:
                 tf = ">" + str(int(max(levels))) if r["tears_from"] is None else \
                     str(int(r["tears_from"]))
                 print(f"{r['bone']:<14}{tf:>16}{r['worst_gap_cm']:>14.2f}"
-                      f"{r['worst_speed']:>13.1f}{r['not_back']:>10}")
+                      f"{r['worst_speed']:>13.1f}{r['deepest_cm']:>12.2f}{r['not_back']:>10}")
             sys.stdout.flush()
     if args.json:
         with open(args.json, "w") as fh:

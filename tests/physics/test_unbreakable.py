@@ -17,8 +17,8 @@ call.
 
 The trials of bench/tear.py's whole grid that missed (LIMP on the ground, as the flung figure lands,
 watched 1.5 s) are kept below (BOXMAN_MISSES, REFERENCE_MISSES); their gaps and depths are held
-since session 12 (the depth was 3.60 cm, a strict xfail, until the ground contact's lever arms
-stopped being shifted: _kernels_contact._half_shift).
+since session 13 (the depth was 3.60 cm, a strict xfail, until the ground contacts' speculative
+rows stopped shifting their lever arms: _kernels_contact's "Lever arms").
 """
 
 from __future__ import annotations
@@ -230,7 +230,8 @@ def test_reference_limp_zero_g_only_loses_energy(reference):
 # (a forearm falling at 8.6 m/s and spinning at 100 rad/s went from 13.4 cm over the ground to
 # 3.60 under it in one step, the projection not acting): the ground contact's speculative row
 # held a normal velocity taken at a lever arm shifted by half the body's displacement, 3.4 m/s
-# off the rate of the separation it tracked; unshifted against the ground, 0.78 cm (session 12).
+# off the rate of the separation it tracked; unshifted in the speculative rows against the ground
+# (session 13), 1.69 cm at the most (upperarm_r dir 11 at 1,000 N·s).
 BOXMAN_MISSES = [
     (human.BONE_LOWERARM_L, 4, 60.0), (human.BONE_LOWERARM_R, 10, 60.0),
     (human.BONE_SPINE_03, 1, 300.0), (human.BONE_SPINE_03, 7, 300.0),
@@ -276,10 +277,10 @@ def test_boxman_limp_landing_no_tear(boxman_misses):
 
 
 def test_boxman_limp_landing_never_into_the_ground(boxman_misses):
-    # a strict xfail until session 12 (upperarm_l dir 8 at 1,000 N·s 3.60 cm into the ground,
+    # a strict xfail until session 13 (upperarm_l dir 8 at 1,000 N·s 3.60 cm into the ground,
     # upperarm_r dir 11 3.33): a forearm falling at 8.6 m/s and spinning at 100 rad/s went
     # through its speculative contact in one step, the ground contact's lever arm shifted by half
-    # the body's displacement (_kernels_contact._normal_shift, none now against the ground)
+    # the body's displacement (none now in a speculative row against the ground: 1.69 cm at most)
     _check_depth(boxman_misses)
 
 
