@@ -20,7 +20,8 @@ POWERED, the blow taking its muscle as ``hit``'s does), ``POWERED`` (every joint
 it toward the animation's pose within its budget; the pelvis's upright anchor, 1,200 N·m, is the
 balance; the heading hold, 60 N·m on its soles, keeps the way it faces), ``LIMP`` (a ragdoll).
 ``GETTING_UP`` is got to, not set: ``get_up(body)`` from the ground (``down``), or by itself
-with ``set_get_up(body, seconds)``; ``ACTING`` is a later slice's.
+with ``set_get_up(body, seconds)``; ``ACTING`` too: ``lie_down(body, head)`` (#825) lays it on
+its back, lain until ``get_up(body)``.
 
 The animation's pose is the rig's where the ragdoll is dressed (``physics.ragdoll_dress``,
 ``on_figure``); a ragdoll without a rig takes it from ``set_animation`` (body-relative joint
@@ -84,6 +85,9 @@ from ._writhe import WritheSettings, set_writhing, writhe_over, writhing  # noqa
 
 FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWERED figure falls
 
+# the actions at an interaction point (#825): lying down, _act.py
+from ._act import acting, lie_down, lie_spot, lying_down  # noqa: E402
+
 # parts with a strength of their own (#573), _parts.py
 from ._parts import (  # noqa: E402
     PART_ARM_L,
@@ -113,6 +117,8 @@ __all__ = [
     # the ways up (_get_up.py)
     "GetUpSettings", "down", "get_up", "getting_up",
     "get_up_clips", "set_get_up_clips",   # the clip way (issue 13)
+    # the actions (#825): lying down
+    "acting", "lie_down", "lie_spot", "lying_down",
     # the hand to the wound (#698)
     "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
     # writhing

@@ -75,6 +75,7 @@ from . import _keyed as K
 from ._kin import local_to_world, qdelta_rotvec, qmul, qrot, relative_from_world
 from ._landing import lowest_point
 from ._layout import (
+    ACTING,
     ANIMATED,
     BLEND_NONE,
     F_ANIM_POS,
@@ -122,7 +123,7 @@ from ._layout import (
     WRITHE_DOWN,
     WRITHE_ON,
 )
-from ._service import UP_LOCAL, Motion, check, service
+from ._service import PARENT, UP_LOCAL, Motion, check, service
 
 _P = human
 # The keys between, as leans (degrees) per bone about the axis across the figure, from standing
@@ -226,8 +227,9 @@ def _key(f, k, nb, ff, fi, pbf, out_q, out_t):
             out_t[0, c] = ff[f, F_GU_KEY_P + 3 * k + c]
         return
     # a dressed figure's animation goes on under a keyed way; a clip way plays its clip on the
-    # rig, and the animation's own pose is the one kept as it began
-    live = fi[f, F_DRESS] >= 0 and ff[f, F_GU_CLIP_D] <= 0.0
+    # rig, and the animation's own pose is the one kept as it began; an action's (ACTING, _act.py)
+    # last key is one it planned on its contacts (lying), kept where the animation's would be
+    live = fi[f, F_DRESS] >= 0 and ff[f, F_GU_CLIP_D] <= 0.0 and fi[f, F_MODE] != ACTING
     for b in range(1, nb):
         for c in range(4):
             out_q[b, c] = pbf[f, b, PB_TARGET + c] if live else pbf[f, b, PB_GU_BASE_Q + c]
@@ -364,12 +366,14 @@ def _first_stage_pace(f, nb, ff, fi, pbf, pbi, prm, parent, jf, sc):
 def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
     """Before the physics step (before the muscles and the follow anchors read the animation),
     figure f's way up: GETTING_UP, the way's pose this step written as the animation's (and its
-    bodies in the world, PB_GU_*), flagging F_GU_DONE at its last key; otherwise, with
+    bodies in the world, PB_GU_*), flagging F_GU_DONE at its last key (an action's way, ACTING,
+    holds its last key instead: lain, ``_act.py``); otherwise, with
     set_get_up's seconds, how long it has lain still, flagging F_GU_DUE when they are up and it
     is down. ``sc`` (10, MAXB, 4) scratch. Returns True when the animation changed."""
     mode = fi[f, F_MODE]
     pel = pbi[f, 0, PB_BODY]
-    if mode != GETTING_UP or fi[f, F_GU_WAY] == WAY_NONE:
+    acting = mode == ACTING
+    if (mode != GETTING_UP and not acting) or fi[f, F_GU_WAY] == WAY_NONE:
         # writhing (or let go to writhe) is not lying still: set_get_up counts from its end
         writhes = fi[f, F_WRITHE] == WRITHE_ON or fi[f, F_WRITHE] == WRITHE_DOWN
         if ff[f, F_GET_UP] <= 0.0 or (mode != POWERED and mode != LIMP) or writhes:
@@ -406,7 +410,9 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
     end = ff[f, F_GU_CLIP_D] if clip else STAGES * stage
     if t >= end - 1e-9:
         t = end
-        fi[f, F_GU_DONE] = 1
+        # an action (ACTING: lying down) holds its last key, lain, until it is got up from
+        if not acting:
+            fi[f, F_GU_DONE] = 1
     ff[f, F_GU_T] = t
     if clip:
         mx, lift, mz = _clip_way(f, t, nb, ff, fi, pbf, pbi, prm, parent, bf, jf, sc)
@@ -527,28 +533,44 @@ def _toward(r: Any, P: np.ndarray, Q: np.ndarray, up: bool) -> float:
     return _yaw_of(toward)
 
 
-def _start(m: Motion) -> None:
+def _start(m: Motion, pose: Any = None) -> None:
     """Plan and begin the way up from where the figure lies (Python, once): its own get-up clip
-    for the way it lies where it has one (``set_get_up_clips``), else the keyed way."""
+    for the way it lies where it has one (``set_get_up_clips``), else the keyed way. ``pose``:
+    ((n, 3) m, (n, 4)) bodies to begin from instead of the bodies' own (an action's drawn pose)."""
     up = face_up(m)
     name = _clip_for(m, up)
     if name is not None:
-        _start_clip(m, name, up)
+        _start_clip(m, name, up, pose)
         return
-    _start_keyed(m, up)
+    _start_keyed(m, up, pose)
 
 
-def _start_keyed(m: Motion, up: bool) -> None:
-    from . import _modes
+def _lying_pose(m: Motion, pose: Any) -> tuple:
+    """(P (n, 3) m, Q (n, 4), k0q, k0t): the pose a way up begins from, in the world and in the
+    local form: the bodies' own, or ``pose``."""
     from ._pose import body_local
+    if pose is None:
+        P, Q = _bodies(m)
+        k0q, k0t = body_local(m)
+        return P, Q, k0q, k0t
+    P, Q = pose[0].copy(), pose[1].copy()
+    nb = m.ragdoll.bones
+    k0q = np.zeros((nb, 4))
+    k0t = np.zeros((nb, 3))
+    relative_from_world(nb, PARENT, Q, k0q)
+    k0t[0] = P[0]
+    return P, Q, k0q, k0t
+
+
+def _start_keyed(m: Motion, up: bool, pose: Any = None) -> None:
+    from . import _modes
     s = service(m.engine)
     f = m.slot
     r = m.ragdoll
     nb = r.bones
-    P, Q = _bodies(m)
+    P, Q, k0q, k0t = _lying_pose(m, pose)
     pelvis = P[0]
     yaw = _toward(r, P, Q, up)
-    k0q, k0t = body_local(m)
     top = float(pelvis[1]) + _GROUND_ABOVE
     k1q, k1t, p1, q1 = _placed(m, SIT_UP if up else HANDS_KNEES, yaw, pelvis, None, top)
     feet_at = K.sole_point(r, p1, q1) if up else K.knee_point(r, p1, q1)
@@ -596,7 +618,9 @@ def _begin(m: Motion, up: bool, soles: int, clip_d: float, k0q: np.ndarray, k0t:
     s.fi[f, F_GU_DUE] = 0
     s.fi[f, F_GU_DONE] = 0
     old = int(s.fi[f, F_MODE])
-    s.fi[f, F_RESUME] = POWERED if old == POWERED else ANIMATED
+    if old != ACTING:
+        # from an action (lain), the mode it began from is kept
+        s.fi[f, F_RESUME] = POWERED if old == POWERED else ANIMATED
     s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0t[0]
     s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0q[0]
     s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0q[1:]
@@ -735,7 +759,7 @@ def _turn_about_y(turn: float, move: Any) -> np.ndarray:
     return mat
 
 
-def _start_clip(m: Motion, name: str, up: bool) -> None:
+def _start_clip(m: Motion, name: str, up: bool, pose: Any = None) -> None:
     """Begin the clip way: the rig plays clip ``name`` from its start, its root turned and moved
     so the first frame lies where the figure does, facing the way it rises; key 0 the pose it
     lies in, key 3 the animation's own pose (kept) moved and turned to stand where the clip's
@@ -744,7 +768,7 @@ def _start_clip(m: Motion, name: str, up: bool) -> None:
 
     from . import _modes
     from ._modes import anim_world
-    from ._pose import _dress, body_local, read_one
+    from ._pose import _dress, read_one
     s = service(m.engine)
     f = m.slot
     r = m.ragdoll
@@ -753,7 +777,7 @@ def _start_clip(m: Motion, name: str, up: bool) -> None:
     rig = d.rig
     fig = d.figure
     clip = fig.model.clips[name]
-    P, Q = _bodies(m)
+    P, Q, k0q, k0t = _lying_pose(m, pose)
     pelvis = P[0]
     top = float(pelvis[1]) + _GROUND_ABOVE
     # the animation's own pose now (read from the rig), kept to go back to
@@ -790,7 +814,6 @@ def _start_clip(m: Motion, name: str, up: bool) -> None:
     s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = s.ff[f, F_ANIM_POS:F_ANIM_POS + 3]
     s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4]
     s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = s.pbf[f, :nb, PB_TARGET:PB_TARGET + 4]
-    k0q, k0t = body_local(m)
     s.pbf[f, :nb, PB_GU_KEY_Q:PB_GU_KEY_Q + 4] = k0q
     s.ff[f, F_GU_KEY_P:F_GU_KEY_P + 3] = k0t[0]
     s.ff[f, F_GU_MOVE] = turn_b
@@ -901,6 +924,9 @@ def after_step(s: Any) -> None:
         if m is not None and int(s.fi[f, F_MODE]) in (POWERED, LIMP):
             _start(m)
     _plant(s)
+    # the actions' feet (ACTING, _act.py)
+    from . import _act
+    _act.after_step(s)
 
 
 def _plant(s: Any) -> None:
@@ -945,15 +971,26 @@ def down(body: Motion) -> bool:
 def get_up(body: Motion) -> bool:
     """Get a figure on the ground back on its feet, whatever mode it is in: the way up that
     matches how it lies (face up or face down, read from the chest's front), GETTING_UP while it
-    rises; POWERED again once up if it was POWERED, else ANIMATED. Returns True when a way up
-    began (False: it is not down, or already on its way up)."""
+    rises; POWERED again once up if it was POWERED, else ANIMATED (a figure lying down or lain,
+    ``lie_down``: the mode it lay down from). Returns True when a way up began (False: it is not
+    down, or already on its way up)."""
     m = check(body)
     s = service(m.engine)
     if int(s.fi[m.slot, F_MODE]) == GETTING_UP:
         return False
     if not down(m):
         return False
-    _start(m)
+    pose = None
+    if int(s.fi[m.slot, F_MODE]) == ACTING:
+        # lying down or lain (_act.py): the action ends (the animation's own pose back) and it
+        # rises from the pose it is drawn in (the way's: where its bodies follow, so the drawing
+        # does not jump onto theirs), to the mode it lay down from (F_RESUME, kept)
+        from . import _act
+        nb = m.ragdoll.bones
+        pose = (s.pbf[m.slot, :nb, PB_GU_P:PB_GU_P + 3].copy(),
+                s.pbf[m.slot, :nb, PB_GU_Q:PB_GU_Q + 4].copy())
+        _act.end_action(m)
+    _start(m, pose)
     return True
 
 

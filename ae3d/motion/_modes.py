@@ -160,6 +160,10 @@ def hand_over(m: Motion, mode: int, first: bool = False) -> None:
         # leaving a way up (set_mode ends it where it is; _get_up ends it up first)
         from . import _get_up
         _get_up.end_way(m, False)
+    if not first and old == L.ACTING:
+        # leaving an action (set_mode ends it where it is; get_up ends it before it rises)
+        from . import _act
+        _act.end_action(m)
     if not first:
         _pose.snapshot_shown(m)
         if m.rig is not None:

@@ -69,6 +69,7 @@ from ._layout import (
     F_RIG_BONES,
     F_RIG_OWNED,
     F_SHOWN,
+    ACTING,
     FROM_ANIMATION,
     GETTING_UP,
     LIMP,
@@ -382,9 +383,9 @@ def draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, 
     parents = i32[k]
     body_of = i64[k * NI64 + I_BODY_OF]
     blend_time = prm[S_BLEND_TIME]
-    if fi[f, F_MODE] == GETTING_UP:
-        # the way up drawn exactly: its bodies this step (_get_up.py) into the rig, the bones
-        # carried along in the animation's pose
+    if fi[f, F_MODE] == GETTING_UP or fi[f, F_MODE] == ACTING:
+        # the way up (or an action's keyed way) drawn exactly: its bodies this step (_get_up.py)
+        # into the rig, the bones carried along in the animation's pose
         rig_in_animation_pose(rt, rq, rs, wt, wq, at, aq, as_)
         for b in range(nb):
             for c in range(3):
@@ -525,7 +526,8 @@ def pose_figure(f, dt, ff, fi, pbf, pbi, rbf, prm, parent, bf, ji, f2, f3, i32, 
                     drawn_t[b, c] = bt[b, c]
     fi[f, F_SHOWN] = 1
     if fi[f, F_DRESS] >= 0:
-        if parts and fi[f, F_RIG_BLEND] == BLEND_NONE and mo != GETTING_UP:
+        if (parts and fi[f, F_RIG_BLEND] == BLEND_NONE and mo != GETTING_UP
+                and mo != ACTING):
             draw_parts_rig(f, nb, fi, pbf, pbi, parent, f2, f3, i32, i64, bp, bq2)
         else:
             draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, i64,
