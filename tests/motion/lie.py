@@ -38,7 +38,10 @@ from ae3d.physics import _layout as L
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 DT = 1.0 / 60.0
-BEDROLL = (0.4, 0.025, 1.0)   # m: the bedroll's half extents (0.8 wide, 5 cm thick, 2 m long)
+# m: the bedroll's half extents per rig: 0.8 m wide, 5 cm thick, and 2 m long for the box man
+# (1.80 m tall: it lies 1.85 m from its head to its toes, 0.98 m of it from its hips), 2.2 m for
+# the Mixamo man (1.95 m tall: 2.0 m, 1.07 from its hips; on 2 m its toes were 6.6 cm past the end)
+BEDROLLS = {"boxman.glb": (0.4, 0.025, 1.0), "mixamo_man.glb": (0.4, 0.025, 1.1)}
 SETTLE = 0.5                  # s standing before lying down
 HOLD = 1.0                    # s lain before getting up
 AFTER = 1.0                   # s watched after the hand-over
@@ -75,24 +78,25 @@ class Bedroll:
     """A bedroll: a static box on the ground, its long side along ``head`` (unit, over the
     ground) at ``middle`` (on the ground)."""
 
-    def __init__(self, e, middle, head) -> None:
+    def __init__(self, e, middle, head, half=BEDROLLS["boxman.glb"]) -> None:
+        self.half = tuple(half)
         self.middle = np.asarray(middle, float)
         h = np.array([head[0], 0.0, head[2]], float)
         self.along = h / np.linalg.norm(h)
         self.across = np.array([self.along[2], 0.0, -self.along[0]])
         yaw = math.atan2(self.along[0], self.along[2])
         q = (0.0, math.sin(0.5 * yaw), 0.0, math.cos(0.5 * yaw))
-        self.top = float(self.middle[1]) + 2.0 * BEDROLL[1]
-        centre = self.middle + np.array([0.0, BEDROLL[1], 0.0])
-        physics.add_box(e, BEDROLL, tuple(centre), q, kind="static")
+        self.top = float(self.middle[1]) + 2.0 * self.half[1]
+        centre = self.middle + np.array([0.0, self.half[1], 0.0])
+        physics.add_box(e, self.half, tuple(centre), q, kind="static")
 
     def past(self, a, b, r) -> float:
         """m: the farthest any capsule reaches past the outline over the ground (0 within)."""
         worst = 0.0
         for p in (a, b):
             d = p - self.middle
-            u = np.abs(d @ self.across) + r - BEDROLL[0]
-            v = np.abs(d @ self.along) + r - BEDROLL[2]
+            u = np.abs(d @ self.across) + r - self.half[0]
+            v = np.abs(d @ self.along) + r - self.half[2]
             worst = max(worst, float(u.max()), float(v.max()))
         return worst
 
@@ -105,14 +109,14 @@ class Bedroll:
 class One:
     """One figure's run and measures."""
 
-    def __init__(self, e, name: str, path: str, middle, head, mode: int, facing: float | None,
+    def __init__(self, e, name: str, path: str, middle, head, mode: int, facing: float,
                  clips: bool = False) -> None:
         import blows
         self.e = e
         self.name = name
         self.head = np.asarray(head, float)
-        self.bed = Bedroll(e, middle, head)
-        yaw = math.atan2(-self.head[0], -self.head[2]) if facing is None else facing
+        self.bed = Bedroll(e, middle, head, BEDROLLS[path])
+        yaw = facing
         # where to stand (motion.lie_spot): asked of a twin in an engine of its own, with the
         # twin's soles' middle against its root, so the figure is made standing there
         spot, sole = _spot(path, yaw, self.bed.middle, self.head)
@@ -223,20 +227,26 @@ def digest(e) -> str:
     return h.hexdigest()
 
 
-def run(path: str, heads, mode: int = motion.POWERED, facing=None, clips: bool = False) -> dict:
+def run(path: str, heads, mode: int = motion.POWERED, turn: float = 0.0, floor: float = 0.0,
+        clips: bool = False) -> dict:
     """Figures of rig ``path``, one a head direction in ``heads`` (deg about +Y from +Z: the way
-    from the hips to the head), each beside its own bedroll (its middle at a place of its own),
-    in ``mode``, facing away from the head (or ``facing`` rad); stood SETTLE s, laid down, held
-    HOLD s lain, got up, watched AFTER s more. Returns dict(rows=[One.row()], digest)."""
+    from the hips to the head), each beside its own bedroll (its middle at a place of its own,
+    on a static floor ``floor`` m up where that is not 0), in ``mode``, facing away from the
+    head turned ``turn`` deg more; stood SETTLE s, laid down, held HOLD s lain, got up, watched
+    AFTER s more. Returns dict(rows=[One.row()], digest)."""
     e = engine.Engine()
     physics.set_ankles(e, True)
     physics.ground(e)
     ones = []
     for i, d in enumerate(heads):
         a = math.radians(d)
-        middle = (SPACING * i, 0.0, 0.37 * i)
+        middle = (SPACING * i, floor, 0.37 * i)
+        if floor > 0.0:
+            physics.add_box(e, (1.5, 0.5 * floor, 1.5), (middle[0], 0.5 * floor, middle[2]),
+                            kind="static")
+        facing = math.atan2(-math.sin(a), -math.cos(a)) + math.radians(turn)
         ones.append(One(e, f"{d:.0f}°", path, middle, (math.sin(a), 0.0, math.cos(a)), mode,
-                        facing))
+                        facing, clips))
     k = 0
     for _ in range(round(SETTLE / DT)):
         e.frame(DT)
@@ -260,4 +270,4 @@ def run(path: str, heads, mode: int = motion.POWERED, facing=None, clips: bool =
     return out
 
 
-__all__ = ["run", "One", "Bedroll", "angles", "digest", "RIGS", "BEDROLL"]
+__all__ = ["run", "One", "Bedroll", "angles", "digest", "RIGS", "BEDROLLS"]
