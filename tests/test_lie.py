@@ -18,7 +18,8 @@ and "Stood or risen, it is upright (under 0.1 rad) and in its mode a second on":
 body's up within 0.1 rad of the world's a second after the hand-over, in the mode it lay down
 from. The measured numbers are printed (``-s``).
 
-Beyond the table: the hips lie within 1 cm of the bedroll's middle (``lie_spot``); lain, no joint
+Beyond the table: the hips lie within 1 cm of the bedroll's middle (``lie_spot``), the head
+within 2° of the way given; lain, no joint
 is past its limits (the lying key is a pose the body can take, spec: "a key's limbs must be ones
 its body can take"), and the keys themselves are within every joint's range; twice, the same
 bits; bad input raises before anything is written; ``set_mode`` ends the action, the animation
@@ -42,6 +43,7 @@ UP = 4.0          # s: up from lying
 TURN = 6.0        # deg: the worst turn of any body in a step, lying down and getting up
 UPRIGHT = 0.1     # rad: a second after it has risen
 HIPS = 0.01       # m: the hips from the bedroll's middle, lain (lie_spot)
+HEAD = 2.0        # deg: the way from its hips to its head, lain, off the head direction given
 LIMITS = 0.01     # rad: any joint past its limits, lain
 HEADS = (0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0)
 RUNS = {  # (rig, mode, the floor's height (m)): places on the ground and on a raised floor
@@ -54,7 +56,7 @@ RUNS = {  # (rig, mode, the floor's height (m)): places on the ground and on a r
 
 def _line(r: dict) -> str:
     return (f"  head {r['name']}: past {100 * r['past']:.2f} cm, under {100 * r['under']:.2f} cm,"
-            f" hips {1000 * r['hips']:.1f} mm, lain at {r['lain_at']:.2f} s, up in "
+            f" hips {1000 * r['hips']:.1f} mm, head {r['head_off']:.3f}° off, lain at {r['lain_at']:.2f} s, up in "
             f"{r['up_s']:.2f} s, worst turn {r['turn']:.2f}° (drawn {r['turn_drawn']:.2f}°), "
             f"a second on {r['lean']:.4f} rad ({motion_name(r['mode_after'])}), joints past "
             f"their limits {r['limits']:.4f} rad")
@@ -89,6 +91,7 @@ def test_lying_on_the_bedroll(swept):
         assert r["past"] <= PAST, (r["name"], r["past"])
         assert r["under"] <= UNDER, (r["name"], r["under"])
         assert r["hips"] <= HIPS, (r["name"], r["hips"])
+        assert r["head_off"] <= HEAD, (r["name"], r["head_off"])
 
 
 def test_up_from_lying_in_under_4_s(swept):
@@ -122,6 +125,21 @@ def test_twice_the_same_bits():
     a = LI.run("boxman.glb", (0.0, 135.0), motion.POWERED)
     b = LI.run("boxman.glb", (0.0, 135.0), motion.POWERED)
     assert a["digest"] == b["digest"]
+
+
+# ------------------------------------------------------------------------------ by its clip
+@pytest.mark.parametrize("path", list(LI.RIGS.values()))
+def test_up_from_lying_by_its_own_get_up_clip(path):
+    """Beyond the spec: a figure with a face-up get-up clip of its own (the box man's and the
+    Mixamo man's GetUpFaceUp) rises from lying by it, as any way up, within the same limits."""
+    out = LI.run(path, (0.0, 135.0, 270.0), motion.POWERED, clips=True)
+    print()
+    for r in out["rows"]:
+        print(path, "by its clip:", _line(r))
+        assert r["lain"] and r["past"] <= PAST and r["under"] <= UNDER, r
+        assert r["up"] and r["up_s"] < UP, r
+        assert r["turn"] <= TURN and r["turn_drawn"] <= TURN, r
+        assert r["mode_after"] == motion.POWERED and r["lean"] < UPRIGHT, r
 
 
 # ------------------------------------------------------------------------------ turned

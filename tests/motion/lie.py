@@ -10,6 +10,7 @@ Per figure (``One.row()``):
   negative: above it), over the hold (``HOLD`` s from the lying key's end);
 - ``hips``: the hips' middle (between the hip joints) from the bedroll's middle over the
   ground, lain (m);
+- ``head_off``: the way from the hips to the head over the ground, lain, against ``head`` (deg);
 - ``lain_at``: s from ``lie_down`` to the lying key reached;
 - ``up_s``: s from ``get_up`` to the hand-over (the mode it lay down from back);
 - ``turn``: the worst turn of any body in one step, lying down and getting up (deg), the
@@ -135,6 +136,7 @@ class One:
         self.past = 0.0
         self.under = -1.0
         self.hips = 0.0
+        self.head_off = 0.0
         self.limits = 0.0
         self.lean = math.nan
         self.lean_most = 0.0
@@ -166,9 +168,16 @@ class One:
             a, b, r = capsule_ends(self.e.physics.bf, m.ragdoll.bodies)
             self.past = max(self.past, self.bed.past(a, b, r))
             self.under = max(self.under, self.bed.under(a, b, r))
+            from ae3d import human
             from ae3d.motion._act import hips_point
-            d = hips_point(m.ragdoll, p, q) - self.bed.middle
+            hp = hips_point(m.ragdoll, p, q)
+            d = hp - self.bed.middle
             self.hips = max(self.hips, float(np.hypot(d[0], d[2])))
+            # its head toward ``head``: the hips to the head over the ground, against it
+            v = p[human.BONE_NECK] - hp
+            a = math.atan2(v[0], v[2]) - math.atan2(self.head[0], self.head[2])
+            self.head_off = max(self.head_off, abs(math.degrees(math.atan2(math.sin(a),
+                                                                           math.cos(a)))))
             lim = physics.ragdoll_limit_errors(m.ragdoll)
             self.limits = max(self.limits, float(lim[:, :2].max()))
         if self.up_call >= 0 and self.up_step < 0 and mode not in (motion.GETTING_UP,
@@ -187,6 +196,7 @@ class One:
 
     def row(self) -> dict:
         return dict(name=self.name, past=self.past, under=self.under, hips=self.hips,
+                    head_off=self.head_off,
                     lain_at=(self.lain_step - self.start_step) * DT if self.lain_step >= 0
                     else math.nan,
                     up_s=(self.up_step - self.up_call) * DT if self.up_step >= 0 else math.nan,
