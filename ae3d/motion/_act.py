@@ -34,7 +34,8 @@ lay down from (POWERED, or ANIMATED). ``set_mode`` ends the action where it is, 
 back as it was before it lay down.
 
 ``lie_spot(body, middle, head)`` says where to stand (the soles' middle, facing away from
-``head``) to lie with the hips (the pelvis body) at ``middle``, a bedroll's middle.
+``head``) to lie with the hips' middle (between the hip joints, ``hips_point``) at ``middle``, a
+bedroll's middle.
 
 While it acts the way's rows are the way up's (``F_GU_*``, ``PB_GU_*``, written by
 ``_get_up.get_up_pre``, which holds an ACTING way at its last key rather than handing it back);
@@ -98,11 +99,12 @@ WAY_LIE_DOWN = 3
 # Lying on the back, from standing (leans in degrees about the axis across the figure, as the
 # way up's keys): the trunk and head back flat, the legs out with the knees a little bent, the
 # arms along the sides (the hands by the hips, the elbows bent a little), the feet relaxed,
-# turned 25 degrees down from the shins. The head, the arms and the legs are then solved onto the
-# ground (``_lie_key``). Every joint within its range on the box man and the Mixamo man (tests:
-# the knees bend 3, the elbows 5 to 15, the ankles 25 of their 50 down; spec: "the elbows bent
-# toward the sky were drawn 69 degrees past their hinges and the feet 90 up at an ankle that
-# bends 35").
+# turned down from the shins. The head, the arms and the legs are then solved onto the ground
+# (``lie_leans``: the head's, the arms' and the thighs' leans here are where the solve starts; a
+# calf keeps KNEE_BEND from its thigh and a foot FOOT_DOWN from its calf). Every joint within its
+# range on the box man and the Mixamo man (tests/test_lie.py: the knees bend 3, the elbows 10 to
+# 11, the ankles 25 of their 50 down; spec: "the elbows bent toward the sky were drawn 69 degrees
+# past their hinges and the feet 90 up at an ankle that bends 35").
 LIE = {
     _P.BONE_PELVIS: -90.0, _P.BONE_SPINE_01: -90.0, _P.BONE_SPINE_03: -90.0, _P.BONE_NECK: -90.0,
     _P.BONE_UPPERARM_L: -85.0, _P.BONE_LOWERARM_L: -90.0,
@@ -130,6 +132,8 @@ _FEET = ((_P.BONE_CALF_L, _P.BONE_FOOT_L), (_P.BONE_CALF_R, _P.BONE_FOOT_R))
 # figures acting -> what their action keeps: the animation's own pose to put back (a figure
 # without a rig: its pelvis pose and targets), and the stage its feet are planted from
 _KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# ragdolls -> their lying key's solved leans (their bodies' sizes and joints do not change)
+_LEANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 # ------------------------------------------------------------------------------ the lying key
@@ -168,7 +172,17 @@ def _solve(r: Any, leans: dict, yaw: float, bones: tuple, lo: float, hi: float, 
 
 def lie_leans(r: Any, yaw: float = 0.0) -> dict:
     """The lying key's leans (degrees) for ragdoll ``r``: ``LIE`` with its head, arms and legs
-    solved so their lowest points are level with the trunk's (lying flat, nothing floating)."""
+    solved so their lowest points are level with the trunk's (lying flat, nothing floating).
+    The same facing any way (``yaw``, rad, is accepted for the keys' sake): solved once a ragdoll
+    (about 50 ms) and kept."""
+    got = _LEANS.get(r)
+    if got is None:
+        got = _LEANS[r] = _solve_leans(r)
+    return dict(got)
+
+
+def _solve_leans(r: Any) -> dict:
+    yaw = 0.0
     leans = dict(LIE)
     if r.bones <= _P.BONE_FOOT_L:
         leans = {b: a for b, a in leans.items() if b < r.bones}
