@@ -1,5 +1,5 @@
-"""Bad input through the public API (issue 18's probe, kept): 419 bad calls (248 on a scene of
-bodies, 120 with a ragdoll, 51 with a figure; across physics, motion, figure and the engine) and
+"""Bad input through the public API (issue 18's probe, kept): 430 bad calls (248 on a scene of
+bodies, 131 with a ragdoll, 51 with a figure; across physics, motion, figure and the engine) and
 14 broken glTF files. Each call below, on a fresh scene,
 raises a clear exception (TypeError, ValueError or a project error) whose message names the
 argument (and the limit, where there is one), and the world is as it was: the hash of its bodies,
@@ -1018,6 +1018,27 @@ for _name, _call, _exc, _match in [
     ("set_get_up_clips on None",
      lambda S: motion.set_get_up_clips(None, None, None), T, r"\bbody\b"),
     ("get_up_clips on None", lambda S: motion.get_up_clips(None), T, r"\bbody\b"),
+]:
+    CASES.append((_name, "ragdoll", _call, _exc, _match))
+
+
+# -- lying down (#825, _act.py): the head and the middle checked before anything is written
+for _name, _call, _exc, _match in [
+    ("lie_down head NaN", lambda S: motion.lie_down(S.body, (NAN, 0.0, 1.0)), V, r"\bhead\b"),
+    ("lie_down head (2,)", lambda S: motion.lie_down(S.body, (0.0, 1.0)), V, r"\bhead\b"),
+    ("lie_down head 'up'", lambda S: motion.lie_down(S.body, "up"), T, r"\bhead\b"),
+    ("lie_down head straight up", lambda S: motion.lie_down(S.body, (0.0, 1.0, 0.0)), V,
+     r"\bhead\b"),
+    ("lie_down head True", lambda S: motion.lie_down(S.body, (True, 0.0, 1.0)), T, r"\bhead\b"),
+    ("lie_down on None", lambda S: motion.lie_down(None, (0.0, 0.0, 1.0)), T, r"\bbody\b"),
+    ("lie_spot middle NaN",
+     lambda S: motion.lie_spot(S.body, (0.0, NAN, 0.0), (0.0, 0.0, 1.0)), V, r"\bmiddle\b"),
+    ("lie_spot middle past the world",
+     lambda S: motion.lie_spot(S.body, (1e9, 0.0, 0.0), (0.0, 0.0, 1.0)), V, r"\bmiddle\b"),
+    ("lie_spot head 0", lambda S: motion.lie_spot(S.body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)), V,
+     r"\bhead\b"),
+    ("lying_down on None", lambda S: motion.lying_down(None), T, r"\bbody\b"),
+    ("acting on 3", lambda S: motion.acting(3), T, r"\bbody\b"),
 ]:
     CASES.append((_name, "ragdoll", _call, _exc, _match))
 
