@@ -56,8 +56,9 @@ RUNS = {  # (rig, mode, the floor's height (m)): places on the ground and on a r
 
 def _line(r: dict) -> str:
     return (f"  head {r['name']}: past {100 * r['past']:.2f} cm, under {100 * r['under']:.2f} cm,"
-            f" hips {1000 * r['hips']:.1f} mm, head {r['head_off']:.3f}° off, lain at {r['lain_at']:.2f} s, up in "
-            f"{r['up_s']:.2f} s, worst turn {r['turn']:.2f}° (drawn {r['turn_drawn']:.2f}°), "
+            f" hips {1000 * r['hips']:.1f} mm, head {r['head_off']:.3f}° off, lain at "
+            f"{r['lain_at']:.2f} s, up in {r['up_s']:.2f} s, worst turn {r['turn']:.2f}° (drawn "
+            f"{r['turn_drawn']:.2f}°), "
             f"a second on {r['lean']:.4f} rad ({motion_name(r['mode_after'])}), joints past "
             f"their limits {r['limits']:.4f} rad")
 

@@ -60,6 +60,7 @@ from . import _keyed as K
 from ._layout import (
     ACTING,
     ANIMATED,
+    BLEND_NONE,
     F_ANIM_POS,
     F_ANIM_ROT,
     F_BLEND,
@@ -77,7 +78,6 @@ from ._layout import (
     F_RESUME,
     F_RIG_BLEND,
     F_RIG_OWNED,
-    BLEND_NONE,
     GETTING_UP,
     LIMP,
     PB_GU_BASE_Q,
@@ -153,7 +153,7 @@ def _solve(r: Any, leans: dict, yaw: float, bones: tuple, lo: float, hi: float, 
     at one and the other at the other; else the end nearer it (a limb that cannot reach it)."""
     def low(a: float) -> float:
         leans[bones[0]] = a
-        for b, d in zip(bones[1:], offsets):
+        for b, d in zip(bones[1:], offsets, strict=True):
             leans[b] = a + d
         return float(min(_lows(r, leans, yaw)[4][b] for b in bones)) - ground
     f_lo, f_hi = low(lo), low(hi)
@@ -193,7 +193,7 @@ def _solve_leans(r: Any) -> dict:
         # the elbow down to the ground (the upper arm's far end), then the hand
         _solve(r, leans, yaw, (up,), -90.0, -60.0, ground)
         _solve(r, leans, yaw, (fore,), leans[up] - 40.0, leans[up] - ELBOW_MIN, ground)
-    for (thigh, calf), (_, foot) in zip(_LEGS, _FEET):
+    for (thigh, calf), (_, foot) in zip(_LEGS, _FEET, strict=True):
         # the leg as one, its knee a little bent and its foot turned down from its shin: the
         # heel onto the ground (the heel is under the ankle's end of the shin)
         if foot < r.bones:
@@ -424,5 +424,5 @@ def after_step(s: Any) -> None:
             K.lift_feet(r)
 
 
-__all__ = ["LIE", "SIT_BACK", "WAY_LIE_DOWN", "hips_point", "lie_down", "lie_spot", "lying_down", "acting", "end_action",
-           "after_step", "lie_leans"]
+__all__ = ["LIE", "SIT_BACK", "WAY_LIE_DOWN", "hips_point", "lie_down", "lie_spot", "lying_down",
+           "acting", "end_action", "after_step", "lie_leans"]

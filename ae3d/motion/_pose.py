@@ -53,6 +53,7 @@ from ._kin import (
     turn_into,
 )
 from ._layout import (
+    ACTING,
     ANIMATED,
     BLEND_FADE,
     BLEND_NONE,
@@ -69,7 +70,6 @@ from ._layout import (
     F_RIG_BONES,
     F_RIG_OWNED,
     F_SHOWN,
-    ACTING,
     FROM_ANIMATION,
     GETTING_UP,
     LIMP,

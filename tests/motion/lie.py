@@ -32,7 +32,7 @@ import sys
 
 import numpy as np
 
-from ae3d import engine, figure, motion, physics
+from ae3d import engine, motion, physics
 from ae3d.motion import _layout as ML
 from ae3d.physics import _layout as L
 
