@@ -21,7 +21,8 @@ it toward the animation's pose within its budget; the pelvis's upright anchor, 1
 balance; the heading hold, 60 N·m on its soles, keeps the way it faces), ``LIMP`` (a ragdoll).
 ``GETTING_UP`` is got to, not set: ``get_up(body)`` from the ground (``down``), or by itself
 with ``set_get_up(body, seconds)``; ``ACTING`` too: ``lie_down(body, head)`` (#825) lays it on
-its back, lain until ``get_up(body)``.
+its back, lain until ``get_up(body)``; ``sit(body, seat, facing)`` sits it on a seat, sat until
+``stand_up(body)`` (or ``get_up``).
 
 The animation's pose is the rig's where the ragdoll is dressed (``physics.ragdoll_dress``,
 ``on_figure``); a ragdoll without a rig takes it from ``set_animation`` (body-relative joint
@@ -87,6 +88,8 @@ FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWER
 
 # the actions at an interaction point (#825): lying down, _act.py
 from ._act import acting, lie_down, lie_spot, lying_down  # noqa: E402
+# sitting on a seat and standing up from it (#825), _sit.py; its get_up stands a sitter up
+from ._sit import get_up, seated, sit, sit_spot, sitting, stand_up  # noqa: E402
 
 # parts with a strength of their own (#573), _parts.py
 from ._parts import (  # noqa: E402
@@ -117,8 +120,9 @@ __all__ = [
     # the ways up (_get_up.py)
     "GetUpSettings", "down", "get_up", "getting_up",
     "get_up_clips", "set_get_up_clips",   # the clip way (issue 13)
-    # the actions (#825): lying down
-    "acting", "lie_down", "lie_spot", "lying_down",
+    # the actions (#825): lying down, sitting and standing up
+    "acting", "lie_down", "lie_spot", "lying_down", "seated", "sit", "sit_spot", "sitting",
+    "stand_up",
     # the hand to the wound (#698)
     "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
     # writhing

@@ -1,6 +1,7 @@
 """Actions at an interaction point (spec: "A figure can sit on a seat and lie down on the ground",
-#825): the mode ``ACTING``. This slice builds lying down; sitting, standing up from a seat and
-the actions on a seat (eating, drinking) are later slices, and fit here as more keyed ways.
+#825): the mode ``ACTING``. Lying down is here; sitting and standing up from a seat are keyed ways
+of their own in ``_sit.py`` (``WAY_SIT``, ``WAY_STAND_UP``), kept (``_KEPT``), planted and ended
+(``end_action``) here as lying is; the actions on a seat (eating, drinking) are a later slice.
 
 Lying down (``lie_down(body, head)``): the figure lies on its back with its head toward
 ``head`` (a direction in the world, m or any length; its height ignored: the way from its hips
@@ -312,7 +313,8 @@ def lying_down(body: Motion) -> bool:
 
 
 def acting(body: Motion) -> bool:
-    """True while figure ``body`` acts (mode ACTING: lying down or lain)."""
+    """True while figure ``body`` acts (mode ACTING: lying down or lain, sitting down, sat or
+    standing up)."""
     m = check(body)
     return int(service(m.engine).fi[m.slot, F_MODE]) == ACTING
 
@@ -422,6 +424,9 @@ def after_step(s: Any) -> None:
             K.plant_feet(r, P, Q)
         elif not keep and r.plants:
             K.lift_feet(r)
+    # sitting's ways (_sit.py): a figure standing up handed back at its last key
+    from . import _sit
+    _sit.after_step(s)
 
 
 __all__ = ["LIE", "SIT_BACK", "WAY_LIE_DOWN", "hips_point", "lie_down", "lie_spot", "lying_down",

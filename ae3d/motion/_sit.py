@@ -1,0 +1,723 @@
+"""Sitting on a seat and standing up from it (spec: "A figure can sit on a seat and lie down on
+the ground", #825's second slice of ``ACTING``): ``sit``, ``sit_spot``, ``sitting``, ``seated``,
+``stand_up``.
+
+A seat is whatever static body is under a point: ``seat`` (3,) m is where the hips' middle
+(between the hip joints, ``_act.hips_point``) comes to rest, on the seat's top; the seat's own
+surface is looked for straight down from ``SEAT_ABOVE`` over it (a squared log, a box; a round
+log, ``physics.add_log``; a bench). ``facing`` is the way the figure faces sat (a direction in
+the world, its height ignored).
+
+Both ways are three stages of the keyed ways' ``stage`` (0.7 s, ``_keyed``), eased in and out,
+run by the way up's verb (``_get_up.get_up_pre``) in ``ACTING``, as lying down is (``_act.py``).
+Their keys follow a person's sit-to-stand (Schenkman et al. 1990) down and back up:
+
+- sitting down (``sit``), from where it stands: the trunk leans ``TRUNK_DOWN`` (35 degrees)
+  over the feet as the hips go back and down (``HIPS_DOWN`` of the way to the seat); the hips
+  come onto the seat, the trunk still leaning; it sits upright, the hands on the thighs. Sat, it
+  holds the last key (ACTING) until ``stand_up`` or ``set_mode``.
+- standing up (``stand_up``): it leans forward ``TRUNK_UP`` (42 degrees) on the seat, lifts its
+  hips over its feet (``HIPS_BACK`` behind them, ``HIPS_UP`` of the way up), and ends in the
+  animation's own pose (kept as it sat down) moved and turned so its soles' middle is where the
+  feet stand, facing the way it sat; then it is handed back to the mode it sat down from
+  (POWERED or ANIMATED), the animation moved there, as a way up ends.
+
+The keys are planned on their contacts (Python, once a call):
+
+- the feet stay where they stood: each leg of every key is solved (``_leg``: a two-bone solve by
+  Newton's method on the thigh's and calf's leans and a tilt of the leg about the figure's
+  forward axis) so its ankle joint is where it stood, each foot at the turn it stands with (spec:
+  "a planted foot keeps the turn it stands with"); the soles' middle is held there every step by
+  the verb (``F_GU_SOLES``) and the feet are planted at 30 Hz (``_keyed.plant_feet``) from the
+  first step to the end of standing up;
+- the keys on the seat are set down by the pelvis and thighs against the seat's own surface
+  under each point of them (``_seat_need``: each capsule's lower line and its ends, sampled
+  down onto the seat by rays, then refined about the highest sample), solved with the legs
+  (the hips' height and the thighs' slope depend on each other), once a sit: a round log holds
+  it as a flat seat does;
+- each hand rests on its thigh (``_hand``): the arm swung forward and in (a lean and a tilt
+  about the forward axis) with its elbow bent ``ELBOW`` (30 degrees), until the forearm's end
+  lies on the thigh's top over the thigh's middle line; on a high seat the thighs slope down,
+  and the hand comes to rest further up the thigh.
+
+Not built (the spec's): the legs are solved at the keys, not every step (the soles' middle is
+held every step and the feet planted); a stage into the animation's pose is not eased limb by
+limb. Units: m, s, rad; leans and angles in degrees where named so.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ae3d import _validate as V
+from ae3d import human
+from ae3d.physics import _layout as PL
+
+from . import _get_up as G
+from . import _keyed as K
+from ._layout import (
+    ACTING,
+    ANIMATED,
+    BLEND_NONE,
+    F_ANIM_POS,
+    F_ANIM_ROT,
+    F_BLEND,
+    F_GU_BASE_P,
+    F_GU_BASE_Q,
+    F_GU_CLIP_D,
+    F_GU_DONE,
+    F_GU_DUE,
+    F_GU_KEY_P,
+    F_GU_MOVE,
+    F_GU_SOLES,
+    F_GU_T,
+    F_GU_WAY,
+    F_MODE,
+    F_RESUME,
+    F_RIG_BLEND,
+    F_RIG_OWNED,
+    GETTING_UP,
+    LIMP,
+    PB_GU_BASE_Q,
+    PB_GU_KEY_Q,
+    PB_GU_P,
+    PB_GU_Q,
+    PB_TARGET,
+    POWERED,
+    S_GU_STAGE,
+)
+from ._service import PARENT, Motion, check, service
+
+_P = human
+# F_GU_WAY's values on the sitting ways (after WAY_LIE_DOWN 3, _act.py; the kernels tell an
+# action by its mode, ACTING, not by these)
+WAY_SIT = 4
+WAY_STAND_UP = 5
+
+TRUNK_DOWN = 35.0   # deg: the trunk's lean over the feet sitting down (Schenkman et al. 1990)
+TRUNK_UP = 42.0     # deg: its lean on the seat before the hips lift, standing up
+TRUNK_OVER = 30.0   # deg: its lean as the hips come over the feet, standing up
+HIPS_DOWN = 0.4     # share of the way from standing to the seat the hips are at, trunk leant
+HIPS_UP = 0.5       # share of the way from the seat to standing the hips are at, over the feet
+HIPS_BACK = 0.08    # m: the hips behind the soles' middle as they come over the feet
+ELBOW = 30.0        # deg: a hand on its thigh, its elbow bent at least this (spec: 30)
+SEAT_ABOVE = 0.25   # m: a seat's surface is looked for from this over ``seat`` down
+SEAT_LOW = 0.15     # m: a seat lower than this over the ground at the feet is no seat
+REACH = 1.25        # the seat within this many thigh lengths of the feet (over the ground)
+SAMPLES = 17        # points along a capsule's lower line sampled down onto the seat, then as
+                    # many again between the highest one's neighbours
+# the arms while the hips go down or come over the feet: reaching forward (world leans, deg)
+ARMS_AHEAD = {_P.BONE_UPPERARM_L: -25.0, _P.BONE_LOWERARM_L: -55.0,
+              _P.BONE_UPPERARM_R: -25.0, _P.BONE_LOWERARM_R: -55.0}
+_ARMS = ((_P.BONE_UPPERARM_L, _P.BONE_LOWERARM_L, _P.BONE_THIGH_L),
+         (_P.BONE_UPPERARM_R, _P.BONE_LOWERARM_R, _P.BONE_THIGH_R))
+_LEGS = ((_P.BONE_THIGH_L, _P.BONE_CALF_L, _P.BONE_FOOT_L),
+         (_P.BONE_THIGH_R, _P.BONE_CALF_R, _P.BONE_FOOT_R))
+_ON_SEAT = (_P.BONE_PELVIS, _P.BONE_THIGH_L, _P.BONE_THIGH_R)
+
+
+# ------------------------------------------------------------------------------ rotations
+def _axis_quat(axis: np.ndarray, deg: float) -> np.ndarray:
+    a = math.radians(deg)
+    s = math.sin(0.5 * a)
+    return np.array([axis[0] * s, axis[1] * s, axis[2] * s, math.cos(0.5 * a)])
+
+
+def _conj(q: np.ndarray) -> np.ndarray:
+    return np.array([-q[0], -q[1], -q[2], q[3]])
+
+
+class _Frame:
+    """A ragdoll's standing rotations, joints and capsules, and the facing ``yaw`` (rad): what
+    every key of a sit is built from."""
+
+    def __init__(self, r: Any, yaw: float) -> None:
+        self.r = r
+        self.n = r.bones
+        self.yaw = yaw
+        self.turn = K.yaw_quat(yaw)
+        self.stand = K.standing_world(r)
+        self.fwd = np.array([math.sin(yaw), 0.0, math.cos(yaw)])
+        self.across = np.array([math.cos(yaw), 0.0, -math.sin(yaw)])
+        jf = r.engine.physics.jf
+        self.pa = np.zeros((self.n, 3))
+        self.pb = np.zeros((self.n, 3))
+        for b in range(1, self.n):
+            j = int(r.joints[b])
+            self.pa[b] = jf[j, PL.J_PA:PL.J_PA + 3]
+            self.pb[b] = jf[j, PL.J_PB:PL.J_PB + 3]
+        self.dims = K.dims_of(r)
+        self.feet = r.bones > _P.BONE_FOOT_R
+
+    def lean(self, b: int, deg: float, tilt: float = 0.0) -> np.ndarray:
+        """Bone ``b``'s world rotation leant ``deg`` about the axis across the figure and tilted
+        ``tilt`` deg about its forward axis (toward the figure's middle for a positive tilt on
+        its left), from standing, turned to face the yaw."""
+        bend = _axis_quat(np.array(K.ACROSS), deg)
+        roll = _axis_quat(np.array([0.0, 0.0, 1.0]), tilt)
+        return K._qm(self.turn, K._qm(roll, K._qm(bend, self.stand[b])))
+
+    def far_end(self, b: int) -> np.ndarray:
+        """Body ``b``'s capsule end farther from its joint's point (its own frame)."""
+        e = np.array([0.0, self.dims[b, 1], 0.0])
+        return e if np.linalg.norm(e - self.pb[b]) >= np.linalg.norm(-e - self.pb[b]) else -e
+
+
+def _world(fr: _Frame, leans: dict) -> np.ndarray:
+    """(n, 4): every bone's world rotation from ``leans`` (deg; a bone not given leans with its
+    parent), facing the frame's yaw."""
+    q = np.zeros((fr.n, 4))
+    lean = np.zeros(fr.n)
+    for b in range(fr.n):
+        lean[b] = leans.get(b, lean[PARENT[b]] if b > 0 else 0.0)
+        q[b] = fr.lean(b, lean[b])
+    return q
+
+
+def _local(fr: _Frame, world: np.ndarray, pelvis: np.ndarray) -> tuple:
+    """A key (loc_q, loc_t) from world rotations and the pelvis body's position (m)."""
+    lq = np.zeros((fr.n, 4))
+    lq[0] = world[0]
+    for b in range(1, fr.n):
+        lq[b] = K._qm(_conj(world[PARENT[b]]), world[b])
+        if lq[b, 3] < 0.0:
+            lq[b] *= -1.0
+    lt = np.zeros((fr.n, 3))
+    lt[0] = pelvis
+    return lq, lt
+
+
+def _hip_offset(fr: _Frame, q0: np.ndarray) -> np.ndarray:
+    """(3,) m: the hips' middle from the pelvis body's centre, the pelvis turned ``q0``."""
+    a = K._qr(q0, fr.pa[_P.BONE_THIGH_L])
+    b = K._qr(q0, fr.pa[_P.BONE_THIGH_R])
+    return 0.5 * (a + b)
+
+
+# ------------------------------------------------------------------------------ the solves
+def _leg_ankle(fr: _Frame, hip: np.ndarray, leg: tuple, x: np.ndarray) -> tuple:
+    """The ankle (the foot's joint point; a footless figure's calf's far end) of ``leg`` (thigh,
+    calf, foot) from its hip joint ``hip`` (m) with leans ``x`` (thigh, calf, tilt; deg)."""
+    th, ca, ft = leg
+    qt = fr.lean(th, x[0], x[2])
+    qc = fr.lean(ca, x[1], x[2])
+    knee = hip + K._qr(qt, fr.pa[ca] - fr.pb[th])
+    end = fr.pa[ft] if fr.feet else fr.far_end(ca)
+    return knee + K._qr(qc, end - fr.pb[ca]), qt, qc
+
+
+def _leg(fr: _Frame, hip: np.ndarray, leg: tuple, ankle: np.ndarray) -> tuple:
+    """The thigh's and calf's world rotations putting ``leg``'s ankle at ``ankle`` (m) from its
+    hip joint at ``hip``, the knee ahead: Newton's method on (thigh lean, calf lean, tilt) from
+    a bent knee, the step halved where it would not close the gap. Raises ValueError when the
+    ankle is out of the leg's reach (the seat too high or too far from the feet)."""
+    x = np.array([-60.0, 10.0, 0.0])
+    err = _leg_ankle(fr, hip, leg, x)[0] - ankle
+    for _ in range(40):
+        if float(np.linalg.norm(err)) < 1e-7:
+            break
+        jac = np.zeros((3, 3))
+        for i in range(3):
+            d = np.zeros(3)
+            d[i] = 1e-3
+            jac[:, i] = (_leg_ankle(fr, hip, leg, x + d)[0] - ankle - err) / 1e-3
+        step = np.linalg.lstsq(jac, -err, rcond=None)[0]
+        step = np.clip(step, -20.0, 20.0)
+        for _h in range(8):
+            e2 = _leg_ankle(fr, hip, leg, x + step)[0] - ankle
+            if float(np.linalg.norm(e2)) < float(np.linalg.norm(err)):
+                break
+            step *= 0.5
+        x = x + step
+        err = _leg_ankle(fr, hip, leg, x)[0] - ankle
+    if float(np.linalg.norm(err)) > 1e-4 or x[1] - x[0] < 0.0:
+        raise ValueError("seat: out of the legs' reach from where the feet stand (stand the "
+                         "figure at sit_spot(body, seat, facing))")
+    _, qt, qc = _leg_ankle(fr, hip, leg, x)
+    return qt, qc
+
+
+def _hand_at(fr: _Frame, shoulder: np.ndarray, up: int, fore: int, x: np.ndarray) -> tuple:
+    """The forearm's far end from the shoulder joint ``shoulder`` (m): the upper arm leant x[0]
+    deg and the forearm ELBOW more, both tilted x[1] deg about the forward axis."""
+    qu = fr.lean(up, x[0], x[1])
+    qf = fr.lean(fore, x[0] - ELBOW, x[1])
+    elbow = shoulder + K._qr(qu, fr.pa[fore] - fr.pb[up])
+    return elbow + K._qr(qf, fr.far_end(fore) - fr.pb[fore]), qu, qf
+
+
+def _thigh_top(fr: _Frame, p: np.ndarray, q: np.ndarray, th: int, at: np.ndarray) -> tuple:
+    """(across, height) m: the thigh's middle line across the figure and its top (the capsule's
+    axis plus its radius) at ``at``'s distance along the figure's forward axis."""
+    ax = K._qr(q[th], (0.0, fr.dims[th, 1], 0.0))
+    a, b = p[th] - ax, p[th] + ax
+    fa, fb = float(a @ fr.fwd), float(b @ fr.fwd)
+    f = float(at @ fr.fwd)
+    s = 0.5 if abs(fb - fa) < 1e-9 else min(1.0, max(0.0, (f - fa) / (fb - fa)))
+    c = a + (b - a) * s
+    return float(c @ fr.across), float(c[1]) + float(fr.dims[th, 0])
+
+
+def _hands(fr: _Frame, world: np.ndarray, pelvis: np.ndarray) -> None:
+    """Each hand onto its thigh (``world`` rows of the arms set): the forearm's far end over the
+    thigh's middle line, on its top (its own radius over it), the elbow bent ELBOW; Newton's
+    method on (the upper arm's lean, the arm's tilt)."""
+    lq, lt = _local(fr, world, pelvis)
+    p, q = K.key_world(fr.r, lq, lt)
+    for up, fore, th in _ARMS:
+        shoulder = p[PARENT[up]] + K._qr(q[PARENT[up]], fr.pa[up])
+        r_f = float(fr.dims[fore, 0])
+
+        def gap(x: np.ndarray) -> np.ndarray:
+            hand = _hand_at(fr, shoulder, up, fore, x)[0]
+            across, top = _thigh_top(fr, p, q, th, hand)
+            return np.array([float(hand @ fr.across) - across, float(hand[1]) - top - r_f])
+        x = np.array([-40.0, 0.0])
+        err = gap(x)
+        for _ in range(30):
+            if float(np.linalg.norm(err)) < 1e-6:
+                break
+            jac = np.zeros((2, 2))
+            for i in range(2):
+                d = np.zeros(2)
+                d[i] = 1e-3
+                jac[:, i] = (gap(x + d) - err) / 1e-3
+            step = np.clip(np.linalg.lstsq(jac, -err, rcond=None)[0], -15.0, 15.0)
+            for _h in range(8):
+                if float(np.linalg.norm(gap(x + step))) < float(np.linalg.norm(err)):
+                    break
+                step *= 0.5
+            x = x + step
+            err = gap(x)
+        _, world[up], world[fore] = _hand_at(fr, shoulder, up, fore, x)
+
+
+def _lower_line(fr: _Frame, p: np.ndarray, q: np.ndarray, b: int, n: int) -> np.ndarray:
+    """(n + 2, 3) m: points on body ``b``'s capsule's lower line (its segment moved its radius
+    down, square to the segment) and the bottoms of its two ends."""
+    r = float(fr.dims[b, 0])
+    ax = K._qr(q[b], (0.0, fr.dims[b, 1], 0.0))
+    u = ax / max(float(np.linalg.norm(ax)), 1e-12)
+    down = np.array([0.0, -1.0, 0.0])
+    nrm = down - float(down @ u) * u
+    nn = float(np.linalg.norm(nrm))
+    nrm = down if nn < 1e-9 else nrm / nn
+    s = np.linspace(-1.0, 1.0, n)
+    pts = p[b] + s[:, None] * ax + r * nrm
+    ends = np.array([p[b] - ax, p[b] + ax]) + np.array([0.0, -r, 0.0])
+    return np.vstack([pts, ends])
+
+
+def _seat_need(e: Any, fr: _Frame, p: np.ndarray, q: np.ndarray, top: float) -> float:
+    """m: how far to raise (negative: lower) the pelvis and thighs so their lowest point, against
+    the surface under each point of them, rests on it: each capsule's lower line and ends sampled
+    down onto the first static body under them (looked for from ``top``), then as finely again
+    between the highest sample's neighbours."""
+    need = -1e300
+    for b in _ON_SEAT:
+        pts = _lower_line(fr, p, q, b, SAMPLES)
+        gaps = np.array([K.ground_under(e, float(x[0]), float(x[2]), top) - float(x[1])
+                         for x in pts])
+        need = max(need, float(gaps.max()))
+        i = int(np.argmax(gaps[:SAMPLES]))
+        lo, hi = max(i - 1, 0), min(i + 1, SAMPLES - 1)
+        fine = _lower_line(fr, p, q, b, (SAMPLES - 1) * 8 + 1)[8 * lo:8 * hi + 1]
+        for x in fine:
+            need = max(need, K.ground_under(e, float(x[0]), float(x[2]), top) - float(x[1]))
+    return need
+
+
+# ------------------------------------------------------------------------------ the keys
+class _Plan:
+    """A sit's fixed points: the frame, the ankles where the feet stand and the feet's turns,
+    the standing hips' middle (m) and the seat's point and surface's ``top``."""
+
+    def __init__(self, m: Motion, seat: np.ndarray, yaw: float, P: np.ndarray,
+                 Q: np.ndarray) -> None:
+        self.m = m
+        self.fr = fr = _Frame(m.ragdoll, yaw)
+        self.seat = seat
+        self.top = float(seat[1]) + SEAT_ABOVE
+        self.ankles = []
+        self.feet_q = []
+        for th, ca, ft in _LEGS:
+            if fr.feet:
+                self.ankles.append(P[ft] + K._qr(Q[ft], fr.pb[ft]))
+                self.feet_q.append(Q[ft].copy())
+            else:
+                self.ankles.append(P[ca] + K._qr(Q[ca], fr.far_end(ca)))
+        from ._act import hips_point
+        self.stand_hips = hips_point(m.ragdoll, P, Q)
+        self.sole = K.sole_point(m.ragdoll, P, Q)
+
+    def key(self, trunk: float, hips: np.ndarray, hands: bool) -> tuple:
+        """A key: the trunk leant ``trunk`` deg (the head half as much), the hips' middle at
+        ``hips`` (m), the legs solved to the ankles, the feet at their turns, the hands on the
+        thighs (``hands``) or reaching ahead. Returns (loc_q, loc_t, p, q)."""
+        fr = self.fr
+        leans = {_P.BONE_PELVIS: trunk, _P.BONE_SPINE_01: trunk, _P.BONE_SPINE_03: trunk,
+                 _P.BONE_NECK: 0.5 * trunk, **ARMS_AHEAD}
+        world = _world(fr, leans)
+        pelvis = hips - _hip_offset(fr, world[0])
+        for i, (th, ca, ft) in enumerate(_LEGS):
+            hip = pelvis + K._qr(world[0], fr.pa[th])
+            world[th], world[ca] = _leg(fr, hip, (th, ca, ft), self.ankles[i])
+            if fr.feet:
+                world[ft] = self.feet_q[i]
+        if hands:
+            _hands(fr, world, pelvis)
+        lq, lt = _local(fr, world, pelvis)
+        p, q = K.key_world(fr.r, lq, lt)
+        return lq, lt, p, q
+
+    def sat_hips(self, trunk: float) -> np.ndarray:
+        """(3,) m: the hips' middle at the seat's point over the ground, as high as sets the
+        pelvis and thighs down on the seat's surface (trunk leant ``trunk``, the legs solved
+        with it: the hips' height and the thighs' slope go together, so the height is found by
+        the secant method on ``_seat_need``)."""
+        e = self.m.engine
+        surface = K.ground_under(e, float(self.seat[0]), float(self.seat[2]), self.top)
+        hips = np.array([self.seat[0], surface + 0.12, self.seat[2]])
+
+        def need(y: float) -> float:
+            hips[1] = y
+            _, _, p, q = self.key(trunk, hips, False)
+            return _seat_need(e, self.fr, p, q, self.top)
+        y0 = float(hips[1])
+        g0 = need(y0)
+        y1 = y0 + max(-0.1, min(0.1, g0))
+        for _ in range(30):
+            g1 = need(y1)
+            if abs(g1) < 1e-6:
+                hips[1] = y1
+                return hips.copy()
+            slope = (g1 - g0) / (y1 - y0) if abs(y1 - y0) > 1e-12 else -1.0
+            if slope > -0.05:
+                slope = -1.0      # the need falls as the hips rise; a flat one steps its own size
+            y0, g0 = y1, g1
+            y1 = y1 + max(-0.1, min(0.1, -g1 / slope))
+        raise ValueError("seat: the pelvis and thighs find no height to rest at on it from where "
+                         "the feet stand (a high seat's front under the thighs: give a point "
+                         "nearer its front edge)")
+
+
+def _yaw_of(facing: np.ndarray) -> float:
+    return math.atan2(float(facing[0]), float(facing[2]))
+
+
+def _facing_arg(facing: Any) -> np.ndarray:
+    f = V.vector(facing, "facing", unit="m")
+    if float(np.hypot(f[0], f[2])) < 1e-6:
+        raise ValueError("facing must point over the ground (its x and z not both 0): the way "
+                         "the figure faces sat")
+    return f
+
+
+def _seat_arg(seat: Any) -> np.ndarray:
+    return V.position(seat, "seat")
+
+
+def _thigh_length(r: Any) -> float:
+    """m: the hip joint to the knee joint."""
+    jf = r.engine.physics.jf
+    th, ca = _P.BONE_THIGH_L, _P.BONE_CALF_L
+    a = jf[int(r.joints[th]), PL.J_PB:PL.J_PB + 3]
+    b = jf[int(r.joints[ca]), PL.J_PA:PL.J_PA + 3]
+    return float(np.linalg.norm(b - a))
+
+
+# ------------------------------------------------------------------------------ the façade
+def sit_spot(body: Motion, seat: Any, facing: Any) -> np.ndarray:
+    """(3,) m: where figure ``body`` stands (its soles' middle, facing ``facing``) to sit on
+    ``seat`` (the point its hips' middle comes to rest at, on the seat's top) with its shins
+    upright: a thigh's length (hip joint to knee joint) ahead of the seat along ``facing`` where
+    the seat is as high as its knees, less by the thigh's slope where it is higher or lower (the
+    knee over the ankle, the hip joint a thigh's radius over the seat's surface), on the ground
+    under it (the first static body below, looked for from the seat's height; the seat's height
+    where there is none). Raises TypeError/ValueError for a bad handle, ``seat`` not a point in
+    the world or ``facing`` not a direction over the ground."""
+    m = check(body)
+    st = _seat_arg(seat)
+    f = _facing_arg(facing)
+    yaw = _yaw_of(f)
+    r = m.ragdoll
+    e = m.engine
+    d = _thigh_length(r)
+    fwd = np.array([math.sin(yaw), 0.0, math.cos(yaw)])
+    top = float(st[1])
+    surface = K.ground_under(e, float(st[0]), float(st[2]), top + SEAT_ABOVE)
+    x, z = float(st[0]) + d * fwd[0], float(st[2]) + d * fwd[2]
+    g = K.ground_under(e, x, z, top)
+    ground = g if g > top - 50.0 else top
+    if surface - ground >= SEAT_LOW:
+        # the knee's height standing (the ankle's over the ground, and the shin) against the
+        # hip joint's, sat: the thigh's slope between them
+        knee = ground + _knee_height(r)
+        hip = surface + float(K.dims_of(r)[_P.BONE_THIGH_L, 0])
+        rise = min(abs(hip - knee), 0.9 * d)
+        d = math.sqrt(d * d - rise * rise)
+        x, z = float(st[0]) + d * fwd[0], float(st[2]) + d * fwd[2]
+        g = K.ground_under(e, x, z, top)
+        ground = g if g > top - 50.0 else top
+    return np.array([x, ground, z])
+
+
+def _knee_height(r: Any) -> float:
+    """m: the knee joint over the ground standing in the rest pose (the lowest point of the
+    figure's capsules)."""
+    lq, lt = K.key_from_leans(r, {}, 0.0)
+    p, q = K.key_world(r, lq, lt)
+    low = float(K.point_lows(p, q, K.dims_of(r))[:, 1].min())
+    j = int(r.joints[_P.BONE_CALF_L])
+    jf = r.engine.physics.jf
+    knee = p[_P.BONE_CALF_L] + K._qr(q[_P.BONE_CALF_L], jf[j, PL.J_PB:PL.J_PB + 3])
+    return float(knee[1]) - low
+
+
+def sit(body: Motion, seat: Any, facing: Any) -> bool:
+    """Sit figure ``body`` on ``seat`` (the point its hips' middle comes to rest at, on the
+    seat's top: the first static body under it, looked for from 0.25 m over it), facing
+    ``facing`` (a direction in the world, its height ignored), from where it stands (stand it at
+    ``sit_spot``): the trunk leans 35 degrees over the feet as the hips go back and down, the
+    hips come onto the seat, and it sits upright with its hands on its thighs (three stages of
+    0.7 s); then it holds there, sat (ACTING), until ``stand_up(body)`` or ``set_mode``. Its
+    feet stay where they stood, planted. From POWERED or ANIMATED, standing.
+
+    Returns True when it began; False (nothing written) when it cannot sit from where it is
+    now: falling, on the ground (``down``), getting up or already acting. Raises TypeError/
+    ValueError (before anything is written) for a bad handle, ``seat`` not a point in the
+    world, ``facing`` not three finite numbers or straight up or down, a LIMP figure, no seat
+    under ``seat`` (its surface less than 0.15 m over the ground at the feet), or a seat out of
+    the legs' reach from where the feet stand."""
+    m = check(body)
+    st = _seat_arg(seat)
+    fc = _facing_arg(facing)
+    s = service(m.engine)
+    f = m.slot
+    mode = int(s.fi[f, F_MODE])
+    if mode == LIMP:
+        raise ValueError("a LIMP figure cannot sit (it is a ragdoll): set it POWERED or "
+                         "ANIMATED first")
+    if mode in (GETTING_UP, ACTING):
+        return False
+    from ._balance import falling
+    if (mode == POWERED and falling(m)) or G.down(m):
+        return False
+    plan = _plan_sit(m, st, _yaw_of(fc))
+    _start_sit(m, plan)
+    return True
+
+
+def sitting(body: Motion) -> bool:
+    """True while figure ``body`` sits down or sits, sat (``sit``, until ``stand_up`` or
+    ``set_mode``)."""
+    m = check(body)
+    s = service(m.engine)
+    return int(s.fi[m.slot, F_MODE]) == ACTING and int(s.fi[m.slot, F_GU_WAY]) == WAY_SIT
+
+
+def seated(body: Motion) -> bool:
+    """True once figure ``body`` has come to sit (its last key reached), until ``stand_up`` or
+    ``set_mode``."""
+    m = check(body)
+    s = service(m.engine)
+    f = m.slot
+    return (sitting(m) and float(s.ff[f, F_GU_T])
+            >= G.STAGES * float(s.prm[S_GU_STAGE]) - 1e-9)
+
+
+def stand_up(body: Motion) -> bool:
+    """Stand figure ``body`` up from its seat: it leans forward 42 degrees on the seat, lifts its
+    hips over its feet and ends in the animation's own pose where its feet stand, facing the way
+    it sat (three stages of 0.7 s, ACTING while it rises), then is handed back to the mode it sat
+    down from (POWERED or ANIMATED), the animation moved there. Returns True when it began;
+    False (nothing written) when it is not sitting (``sitting``). Raises TypeError/ValueError
+    for a bad handle."""
+    m = check(body)
+    if not sitting(m):
+        return False
+    _start_stand(m)
+    return True
+
+
+def get_up(body: Motion) -> bool:
+    """``_get_up.get_up``, but a figure sitting (or sat) on a seat stands up from it
+    (``stand_up``) rather than taking a way up from the ground (on a low seat its pelvis is
+    within ``down``'s 0.45 m of its feet); one standing up is already on its way (False)."""
+    m = check(body)
+    s = service(m.engine)
+    if int(s.fi[m.slot, F_MODE]) == ACTING and int(s.fi[m.slot, F_GU_WAY]) in (WAY_SIT,
+                                                                              WAY_STAND_UP):
+        return stand_up(m)
+    return G.get_up(m)
+
+
+# ------------------------------------------------------------------------------ the ways
+def _plan_sit(m: Motion, seat: np.ndarray, yaw: float) -> dict:
+    """Sitting's keys from where the figure stands (Python, once; raises before anything is
+    written when there is no seat or it is out of reach)."""
+    P, Q = G._bodies(m)
+    plan = _Plan(m, seat, yaw, P, Q)
+    e = m.engine
+    ground = K.ground_under(e, float(plan.sole[0]), float(plan.sole[2]),
+                            float(plan.sole[1]) + 0.3)
+    surface = K.ground_under(e, float(seat[0]), float(seat[2]), plan.top)
+    if surface - ground < SEAT_LOW:
+        raise ValueError(f"seat: no seat under it (the first static body under it is "
+                         f"{surface - ground:.3f} m over the ground at the feet, under "
+                         f"{SEAT_LOW} m)")
+    far = float(np.hypot(seat[0] - plan.sole[0], seat[2] - plan.sole[2]))
+    if far > REACH * _thigh_length(m.ragdoll) + 0.1:
+        raise ValueError(f"seat: {far:.2f} m from where the feet stand, out of the legs' reach "
+                         "(stand the figure at sit_spot(body, seat, facing))")
+    # the hips' height on the seat, solved once: a trunk's lean turns the pelvis's capsule about
+    # its own axis (across the hips), so the keys on the seat share it
+    sat = plan.sat_hips(0.0)
+    lean = sat
+    down = plan.stand_hips + (lean - plan.stand_hips) * HIPS_DOWN
+    k1 = plan.key(TRUNK_DOWN, down, False)
+    k2 = plan.key(TRUNK_DOWN, lean, True)
+    k3 = plan.key(0.0, sat, True)
+    return dict(plan=plan, keys=(k1, k2, k3), sat=sat)
+
+
+def _start_sit(m: Motion, got: dict) -> None:
+    """Begin sitting: key 0 the pose it stands in, keys 1-2 the hips going down and onto the
+    seat, the sat key as the way's last (kept where the way up keeps the animation's own pose,
+    with no move); the animation's own pose kept (``_act._KEPT``) to put back."""
+    from . import _act, _modes
+    from ._pose import body_local
+    s = service(m.engine)
+    f = m.slot
+    r = m.ragdoll
+    nb = r.bones
+    P, Q = G._bodies(m)
+    k0q, k0t = body_local(m)
+    (k1q, k1t, _, _), (k2q, k2t, _, _), (k3q, k3t, _, _) = got["keys"]
+    _act._KEPT[m] = dict(pos=s.ff[f, F_ANIM_POS:F_ANIM_POS + 3].copy(),
+                         rot=s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4].copy(),
+                         targets=s.pbf[f, :nb, PB_TARGET:PB_TARGET + 4].copy(),
+                         plant_from=0, sit=got)
+    for k, (lq, lt) in enumerate(((k0q, k0t), (k1q, k1t), (k2q, k2t))):
+        s.pbf[f, :nb, PB_GU_KEY_Q + 4 * k:PB_GU_KEY_Q + 4 * k + 4] = lq
+        s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
+    s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = k3t[0]
+    s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = k3q[0]
+    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = k3q
+    s.ff[f, F_GU_MOVE:F_GU_MOVE + 4] = 0.0
+    s.ff[f, F_GU_T] = 0.0
+    s.ff[f, F_GU_CLIP_D] = 0.0
+    s.fi[f, F_GU_WAY] = WAY_SIT
+    s.fi[f, F_GU_SOLES] = 0b111       # the soles' middle kept every stage
+    s.fi[f, F_GU_DUE] = 0
+    s.fi[f, F_GU_DONE] = 0
+    s.fi[f, F_RESUME] = POWERED if int(s.fi[f, F_MODE]) == POWERED else ANIMATED
+    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0t[0]
+    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0q[0]
+    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0q[1:]
+    s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3] = P
+    s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4] = Q
+    _modes.hand_over(m, ACTING)
+    K.pass_through(r, True)
+    s.fi[f, F_BLEND] = BLEND_NONE
+    s.fi[f, F_RIG_BLEND] = BLEND_NONE
+    if m.rig is not None:
+        s.fi[f, F_RIG_OWNED] = 1
+
+
+def _start_stand(m: Motion) -> None:
+    """Begin standing up from the pose drawn (the way's): key 1 leant forward on the seat, key 2
+    the hips over the feet, key 3 the animation's own pose (kept as it sat down) moved and turned
+    so its soles' middle is where the feet stand, facing the way it sat (``F_GU_MOVE``, as a way
+    up moves it; ``_get_up.end_way`` moves the animation there as it ends)."""
+    from . import _act
+    s = service(m.engine)
+    f = m.slot
+    r = m.ragdoll
+    nb = r.bones
+    kept = _act._KEPT[m]
+    got = kept["sit"]
+    plan = got["plan"]
+    fr = plan.fr
+    P = s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3].copy()
+    Q = s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4].copy()
+    from ._kin import relative_from_world
+    k0q = np.zeros((nb, 4))
+    k0t = np.zeros((nb, 3))
+    relative_from_world(nb, PARENT, Q, k0q)
+    k0t[0] = P[0]
+    lean = got["sat"]
+    k1 = plan.key(TRUNK_UP, lean, True)
+    over = plan.sole - fr.fwd * HIPS_BACK
+    over[1] = lean[1] + (plan.stand_hips[1] - lean[1]) * HIPS_UP
+    k2 = plan.key(TRUNK_OVER, over, False)
+    # the animation's own pose, as kept, in the world; turned to face the way it sat and moved
+    # so its soles' middle is where the feet stand
+    aq = np.zeros((nb, 4))
+    aq[0] = kept["rot"]
+    aq[1:] = kept["targets"][1:]
+    at = np.zeros((nb, 3))
+    at[0] = kept["pos"]
+    ap, awq = K.key_world(r, aq, at)
+    a_fwd = K._qr(awq[0], np.array(human.BONE_FORWARD_LOCAL[0]))
+    turn = fr.yaw - G._yaw_of(a_fwd)
+    turn = math.atan2(math.sin(turn), math.cos(turn))
+    c, sn = math.cos(turn), math.sin(turn)
+    rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])
+    a_sole = rot @ K.sole_point(r, ap, awq)
+    # stood on the ground where the feet are, as the animation stands on its own (a way up's
+    # move): the ground under each, not the soles' heights
+    g_here = K.ground_under(m.engine, float(a_sole[0]), float(a_sole[2]), float(ap[0, 1]))
+    g_there = K.ground_under(m.engine, float(plan.sole[0]), float(plan.sole[2]),
+                             float(plan.sole[1]) + 0.3)
+    move = np.array([plan.sole[0] - a_sole[0], g_there - g_here, plan.sole[2] - a_sole[2]])
+    for k, (lq, lt) in enumerate(((k0q, k0t), (k1[0], k1[1]), (k2[0], k2[1]))):
+        s.pbf[f, :nb, PB_GU_KEY_Q + 4 * k:PB_GU_KEY_Q + 4 * k + 4] = lq
+        s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
+    s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = kept["pos"]
+    s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = kept["rot"]
+    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = kept["targets"]
+    s.ff[f, F_GU_MOVE] = turn
+    s.ff[f, F_GU_MOVE + 1:F_GU_MOVE + 4] = move
+    s.ff[f, F_GU_T] = 0.0
+    s.fi[f, F_GU_WAY] = WAY_STAND_UP
+    s.fi[f, F_GU_SOLES] = 0b111
+    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0t[0]
+    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0q[0]
+    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0q[1:]
+
+
+def _finish_stand(m: Motion) -> None:
+    """Stood: the action over, the animation moved to where it stands (``_get_up.end_way``, as
+    a way up ends), handed back to the mode it sat down from."""
+    from . import _act, _modes
+    s = service(m.engine)
+    resume = int(s.fi[m.slot, F_RESUME])
+    _act._KEPT.pop(m, None)
+    G.end_way(m, True)
+    _modes.hand_over(m, resume)
+
+
+def after_step(s: Any) -> None:
+    """After the physics step (``_act.after_step``, which plants a sitting figure's feet from
+    its first step, every stage keeping them): a figure standing up handed back once its last
+    key is reached."""
+    from . import _act
+    n = s.n
+    ways = s.fi[:n, F_GU_WAY]
+    rows = np.nonzero((s.fi[:n, F_MODE] == ACTING) & ((ways == WAY_SIT)
+                                                     | (ways == WAY_STAND_UP)))[0]
+    end = G.STAGES * float(s.prm[S_GU_STAGE])
+    for f in rows:
+        m = s.handles[int(f)]
+        if m is None or m not in _act._KEPT:
+            continue
+        if int(s.fi[f, F_GU_WAY]) == WAY_STAND_UP and float(s.ff[f, F_GU_T]) >= end - 1e-9:
+            _finish_stand(m)
+
+
+__all__ = ["WAY_SIT", "WAY_STAND_UP", "sit", "sit_spot", "sitting", "seated", "stand_up",
+           "after_step", "get_up", "TRUNK_DOWN", "TRUNK_UP", "ELBOW"]
