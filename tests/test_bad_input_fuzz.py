@@ -1043,6 +1043,34 @@ for _name, _call, _exc, _match in [
     CASES.append((_name, "ragdoll", _call, _exc, _match))
 
 
+# -- sitting (#825, _sit.py): the seat and the facing checked before anything is written
+for _name, _call, _exc, _match in [
+    ("sit seat NaN", lambda S: motion.sit(S.body, (NAN, 0.45, 0.0), (0.0, 0.0, 1.0)), V,
+     r"\bseat\b"),
+    ("sit seat past the world", lambda S: motion.sit(S.body, (1e9, 0.45, 0.0), (0.0, 0.0, 1.0)),
+     V, r"\bseat\b"),
+    ("sit seat 'bench'", lambda S: motion.sit(S.body, "bench", (0.0, 0.0, 1.0)), T, r"\bseat\b"),
+    ("sit facing (2,)", lambda S: motion.sit(S.body, (0.0, 0.45, 0.0), (0.0, 1.0)), V,
+     r"\bfacing\b"),
+    ("sit facing straight up", lambda S: motion.sit(S.body, (0.0, 0.45, 0.0), (0.0, 1.0, 0.0)),
+     V, r"\bfacing\b"),
+    ("sit facing True", lambda S: motion.sit(S.body, (0.0, 0.45, 0.0), (True, 0.0, 1.0)), T,
+     r"\bfacing\b"),
+    ("sit with no seat under it",
+     lambda S: motion.sit(S.body, (0.0, 0.45, 0.5), (0.0, 0.0, 1.0)), V, r"\bseat\b"),
+    ("sit on None", lambda S: motion.sit(None, (0.0, 0.45, 0.0), (0.0, 0.0, 1.0)), T,
+     r"\bbody\b"),
+    ("sit_spot seat inf",
+     lambda S: motion.sit_spot(S.body, (0.0, math.inf, 0.0), (0.0, 0.0, 1.0)), V, r"\bseat\b"),
+    ("sit_spot facing 0",
+     lambda S: motion.sit_spot(S.body, (0.0, 0.45, 0.0), (0.0, 0.0, 0.0)), V, r"\bfacing\b"),
+    ("sitting on None", lambda S: motion.sitting(None), T, r"\bbody\b"),
+    ("seated on 3", lambda S: motion.seated(3), T, r"\bbody\b"),
+    ("stand_up on 'me'", lambda S: motion.stand_up("me"), T, r"\bbody\b"),
+]:
+    CASES.append((_name, "ragdoll", _call, _exc, _match))
+
+
 # -- closed engines: messages that name the engine, not "object 1 wears no figure"
 for _name, _call, _match in [
     ("on_figure on a closed engine", lambda S: motion.on_figure(S.closed(), S.obj),

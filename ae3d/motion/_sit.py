@@ -102,8 +102,18 @@ TRUNK_UP = 42.0     # deg: its lean on the seat before the hips lift, standing u
 TRUNK_OVER = 30.0   # deg: its lean as the hips come over the feet, standing up
 HIPS_DOWN = 0.4     # share of the way from standing to the seat the hips are at, trunk leant
 HIPS_UP = 0.5       # share of the way from the seat to standing the hips are at, over the feet
-HIPS_BACK = 0.08    # m: the hips behind the soles' middle as they come over the feet
+HIPS_BACK = 0.08    # m: the hips behind the soles' middle (the ankles) as they come over the feet
 ELBOW = 30.0        # deg: a hand on its thigh, its elbow bent at least this (spec: 30)
+# The trunk's lean shared down the spine: leant all from the pelvis on a 0.35 m seat, the hips
+# flexed 24 degrees (the Mixamo man 28) past their 120 (spec: "a key's limbs must be ones its
+# body can take")
+PELVIS_SHARE = 0.25
+BACK_SHARE = 0.7
+SHIN_MOST = 15.0    # deg: a shin's forward lean over its flat foot in a key (the ankle bends 20)
+# (measured on tests/motion/sit.py, both rigs POWERED on 0.35 and 0.45 m squared logs and a 0.6 m
+# round one: with the shins let lean as the hips came over the feet, 2 to 4 degrees past the
+# ankle's 20, the toes slid up to 6.1 mm standing up (the Mixamo man, 0.35 m); the hips raised
+# until they lean 15 at most, 1.1 mm)
 SEAT_ABOVE = 0.25   # m: a seat's surface is looked for from this over ``seat`` down
 SEAT_LOW = 0.15     # m: a seat lower than this over the ground at the feet is no seat
 REACH = 1.25        # the seat within this many thigh lengths of the feet (over the ground)
@@ -237,7 +247,7 @@ def _leg(fr: _Frame, hip: np.ndarray, leg: tuple, ankle: np.ndarray) -> tuple:
         raise ValueError("seat: out of the legs' reach from where the feet stand (stand the "
                          "figure at sit_spot(body, seat, facing))")
     _, qt, qc = _leg_ankle(fr, hip, leg, x)
-    return qt, qc
+    return qt, qc, float(x[1])
 
 
 def _hand_at(fr: _Frame, shoulder: np.ndarray, up: int, fore: int, x: np.ndarray) -> tuple:
@@ -353,20 +363,29 @@ class _Plan:
         self.stand_hips = hips_point(m.ragdoll, P, Q)
         self.sole = K.sole_point(m.ragdoll, P, Q)
 
-    def key(self, trunk: float, hips: np.ndarray, hands: bool) -> tuple:
-        """A key: the trunk leant ``trunk`` deg (the head half as much), the hips' middle at
-        ``hips`` (m), the legs solved to the ankles, the feet at their turns, the hands on the
-        thighs (``hands``) or reaching ahead. Returns (loc_q, loc_t, p, q)."""
+    def key(self, trunk: float, hips: np.ndarray, hands: bool, lift: bool = False) -> tuple:
+        """A key: the trunk leant ``trunk`` deg (the pelvis ``PELVIS_SHARE`` of it, the lower back
+        ``BACK_SHARE``, the chest all of it, the head half), the hips' middle at ``hips`` (m),
+        the legs solved to the ankles, the feet at their turns, the hands on the thighs
+        (``hands``) or reaching ahead. ``lift``: the hips raised (1 cm a try) until no shin leans
+        forward past ``SHIN_MOST`` over its flat foot. Returns (loc_q, loc_t, p, q)."""
         fr = self.fr
-        leans = {_P.BONE_PELVIS: trunk, _P.BONE_SPINE_01: trunk, _P.BONE_SPINE_03: trunk,
-                 _P.BONE_NECK: 0.5 * trunk, **ARMS_AHEAD}
+        leans = {_P.BONE_PELVIS: PELVIS_SHARE * trunk, _P.BONE_SPINE_01: BACK_SHARE * trunk,
+                 _P.BONE_SPINE_03: trunk, _P.BONE_NECK: 0.5 * trunk, **ARMS_AHEAD}
         world = _world(fr, leans)
-        pelvis = hips - _hip_offset(fr, world[0])
-        for i, (th, ca, ft) in enumerate(_LEGS):
-            hip = pelvis + K._qr(world[0], fr.pa[th])
-            world[th], world[ca] = _leg(fr, hip, (th, ca, ft), self.ankles[i])
-            if fr.feet:
-                world[ft] = self.feet_q[i]
+        hips = np.array(hips, dtype=np.float64)
+        for _ in range(40):
+            pelvis = hips - _hip_offset(fr, world[0])
+            shin = -1e300
+            for i, (th, ca, ft) in enumerate(_LEGS):
+                hip = pelvis + K._qr(world[0], fr.pa[th])
+                world[th], world[ca], lean = _leg(fr, hip, (th, ca, ft), self.ankles[i])
+                shin = max(shin, lean)
+                if fr.feet:
+                    world[ft] = self.feet_q[i]
+            if not lift or shin <= SHIN_MOST:
+                break
+            hips[1] += 0.01
         if hands:
             _hands(fr, world, pelvis)
         lq, lt = _local(fr, world, pelvis)
@@ -578,7 +597,7 @@ def _plan_sit(m: Motion, seat: np.ndarray, yaw: float) -> dict:
     sat = plan.sat_hips(0.0)
     lean = sat
     down = plan.stand_hips + (lean - plan.stand_hips) * HIPS_DOWN
-    k1 = plan.key(TRUNK_DOWN, down, False)
+    k1 = plan.key(TRUNK_DOWN, down, False, lift=True)
     k2 = plan.key(TRUNK_DOWN, lean, True)
     k3 = plan.key(0.0, sat, True)
     return dict(plan=plan, keys=(k1, k2, k3), sat=sat)
@@ -653,7 +672,7 @@ def _start_stand(m: Motion) -> None:
     k1 = plan.key(TRUNK_UP, lean, True)
     over = plan.sole - fr.fwd * HIPS_BACK
     over[1] = lean[1] + (plan.stand_hips[1] - lean[1]) * HIPS_UP
-    k2 = plan.key(TRUNK_OVER, over, False)
+    k2 = plan.key(TRUNK_OVER, over, False, lift=True)
     # the animation's own pose, as kept, in the world; turned to face the way it sat and moved
     # so its soles' middle is where the feet stand
     aq = np.zeros((nb, 4))
