@@ -54,7 +54,6 @@ from ._figures import (
 from ._get_up import (
     GetUpSettings,
     down,
-    get_up,
     get_up_clips,
     getting_up,
     set_get_up_clips,
@@ -88,8 +87,6 @@ FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWER
 
 # the actions at an interaction point (#825): lying down, _act.py
 from ._act import acting, lie_down, lie_spot, lying_down  # noqa: E402
-# sitting on a seat and standing up from it (#825), _sit.py; its get_up stands a sitter up
-from ._sit import get_up, seated, sit, sit_spot, sitting, stand_up  # noqa: E402
 
 # parts with a strength of their own (#573), _parts.py
 from ._parts import (  # noqa: E402
@@ -105,6 +102,10 @@ from ._parts import (  # noqa: E402
     set_part_mode,
     set_part_strength,
 )
+
+# sitting on a seat and standing up from it (#825), _sit.py; get_up is _get_up.get_up but stands
+# a figure sat on a seat up from it
+from ._sit import get_up, seated, sit, sit_spot, sitting, stand_up  # noqa: E402
 
 __all__ = [
     "ACTING", "ANIMATED", "FALL_LEAN", "GETTING_UP", "LIMP", "POWERED", "BalanceSettings",

@@ -104,6 +104,7 @@ HIPS_DOWN = 0.4     # share of the way from standing to the seat the hips are at
 HIPS_UP = 0.5       # share of the way from the seat to standing the hips are at, over the feet
 HIPS_BACK = 0.08    # m: the hips behind the soles' middle (the ankles) as they come over the feet
 ELBOW = 30.0        # deg: a hand on its thigh, its elbow bent at least this (spec: 30)
+HAND_ALONG = 0.8    # a hand rests no further down its thigh than this share of hip to knee
 # The trunk's lean shared down the spine: leant all from the pelvis on a 0.35 m seat, the hips
 # flexed 24 degrees (the Mixamo man 28) past their 120 (spec: "a key's limbs must be ones its
 # body can take")
@@ -252,56 +253,92 @@ def _leg(fr: _Frame, hip: np.ndarray, leg: tuple, ankle: np.ndarray) -> tuple:
 
 def _hand_at(fr: _Frame, shoulder: np.ndarray, up: int, fore: int, x: np.ndarray) -> tuple:
     """The forearm's far end from the shoulder joint ``shoulder`` (m): the upper arm leant x[0]
-    deg and the forearm ELBOW more, both tilted x[1] deg about the forward axis."""
+    deg and the forearm x[2] deg more (the elbow's bend), both tilted x[1] deg about the forward
+    axis."""
     qu = fr.lean(up, x[0], x[1])
-    qf = fr.lean(fore, x[0] - ELBOW, x[1])
+    qf = fr.lean(fore, x[0] - x[2], x[1])
     elbow = shoulder + K._qr(qu, fr.pa[fore] - fr.pb[up])
     return elbow + K._qr(qf, fr.far_end(fore) - fr.pb[fore]), qu, qf
 
 
 def _thigh_top(fr: _Frame, p: np.ndarray, q: np.ndarray, th: int, at: np.ndarray) -> tuple:
-    """(across, height) m: the thigh's middle line across the figure and its top (the capsule's
-    axis plus its radius) at ``at``'s distance along the figure's forward axis."""
+    """(across, height m, along): the thigh's middle line across the figure and its top (the
+    capsule's axis plus its radius) at ``at``'s distance along the figure's forward axis, and
+    that distance's share of the way from the hip joint to the knee joint (unclamped)."""
     ax = K._qr(q[th], (0.0, fr.dims[th, 1], 0.0))
     a, b = p[th] - ax, p[th] + ax
     fa, fb = float(a @ fr.fwd), float(b @ fr.fwd)
     f = float(at @ fr.fwd)
     s = 0.5 if abs(fb - fa) < 1e-9 else min(1.0, max(0.0, (f - fa) / (fb - fa)))
     c = a + (b - a) * s
-    return float(c @ fr.across), float(c[1]) + float(fr.dims[th, 0])
+    hip = p[th] + K._qr(q[th], fr.pb[th])
+    knee = p[th + 1] + K._qr(q[th + 1], fr.pb[th + 1])
+    run = float((knee - hip) @ fr.fwd)
+    along = (f - float(hip @ fr.fwd)) / run if abs(run) > 1e-9 else 0.0
+    return float(c @ fr.across), float(c[1]) + float(fr.dims[th, 0]), along
+
+
+def _hand_gap(fr: _Frame, p: np.ndarray, q: np.ndarray, shoulder: np.ndarray, arm: tuple,
+              x: np.ndarray) -> np.ndarray:
+    """m: arm (upper arm, forearm, its thigh) leant, tilted and bent ``x`` (``_hand_at``): its
+    forearm's far end across the figure from the thigh's middle line, over the thigh's top less
+    the forearm's radius (both 0 when the hand rests on the thigh), and with a third of ``x``
+    free (the bend), its share of the way along the thigh past HAND_ALONG (m, scaled by the
+    thigh's run)."""
+    up, fore, th = arm
+    hand = _hand_at(fr, shoulder, up, fore, x)[0]
+    across, top, along = _thigh_top(fr, p, q, th, hand)
+    out = [float(hand @ fr.across) - across, float(hand[1]) - top - float(fr.dims[fore, 0])]
+    if len(x) > 3:
+        out.append((along - HAND_ALONG) * 0.4)
+    return np.array(out)
+
+
+def _newton(f: Any, x: np.ndarray, n: int) -> np.ndarray:
+    """Newton's method on the first ``n`` of ``x`` (deg) for f(x) = 0, finite differences, each
+    step capped at 15 deg and halved where it does not bring |f| down."""
+    err = f(x)
+    for _ in range(30):
+        if float(np.linalg.norm(err)) < 1e-6:
+            break
+        jac = np.zeros((len(err), n))
+        for i in range(n):
+            d = np.zeros(len(x))
+            d[i] = 1e-3
+            jac[:, i] = (f(x + d) - err) / 1e-3
+        step = np.zeros(len(x))
+        step[:n] = np.clip(np.linalg.lstsq(jac, -err, rcond=None)[0], -15.0, 15.0)
+        for _h in range(8):
+            if float(np.linalg.norm(f(x + step))) < float(np.linalg.norm(err)):
+                break
+            step *= 0.5
+        x = x + step
+        err = f(x)
+    return x
 
 
 def _hands(fr: _Frame, world: np.ndarray, pelvis: np.ndarray) -> None:
     """Each hand onto its thigh (``world`` rows of the arms set): the forearm's far end over the
-    thigh's middle line, on its top (its own radius over it), the elbow bent ELBOW; Newton's
-    method on (the upper arm's lean, the arm's tilt)."""
+    thigh's middle line, on its top (its own radius over it), the elbow bent ELBOW (Newton's
+    method on the upper arm's lean and the arm's tilt); where that reaches further down the
+    thigh than HAND_ALONG (a low seat), the elbow bent more to rest the hand there (spec: "each
+    hand rests where its arm reaches with the elbow bent 30 degrees at least, further up the
+    thigh on a high seat")."""
     lq, lt = _local(fr, world, pelvis)
     p, q = K.key_world(fr.r, lq, lt)
-    for up, fore, th in _ARMS:
+    for arm in _ARMS:
+        up, fore, th = arm
         shoulder = p[PARENT[up]] + K._qr(q[PARENT[up]], fr.pa[up])
-        r_f = float(fr.dims[fore, 0])
 
-        def gap(x: np.ndarray) -> np.ndarray:
-            hand = _hand_at(fr, shoulder, up, fore, x)[0]
-            across, top = _thigh_top(fr, p, q, th, hand)
-            return np.array([float(hand @ fr.across) - across, float(hand[1]) - top - r_f])
-        x = np.array([-40.0, 0.0])
-        err = gap(x)
-        for _ in range(30):
-            if float(np.linalg.norm(err)) < 1e-6:
-                break
-            jac = np.zeros((2, 2))
-            for i in range(2):
-                d = np.zeros(2)
-                d[i] = 1e-3
-                jac[:, i] = (gap(x + d) - err) / 1e-3
-            step = np.clip(np.linalg.lstsq(jac, -err, rcond=None)[0], -15.0, 15.0)
-            for _h in range(8):
-                if float(np.linalg.norm(gap(x + step))) < float(np.linalg.norm(err)):
-                    break
-                step *= 0.5
-            x = x + step
-            err = gap(x)
+        def gap(x: np.ndarray, shoulder: np.ndarray = shoulder, arm: tuple = arm) -> np.ndarray:
+            return _hand_gap(fr, p, q, shoulder, arm, x)
+        x = _newton(gap, np.array([-40.0, 0.0, ELBOW]), 2)
+        hand = _hand_at(fr, shoulder, up, fore, x)[0]
+        if _thigh_top(fr, p, q, th, hand)[2] > HAND_ALONG:
+            # the bend free too: a fourth entry marks the along-the-thigh row (its value unused)
+            x4 = _newton(gap, np.array([x[0], x[1], ELBOW + 20.0, 0.0]), 3)
+            if x4[2] >= ELBOW:
+                x = x4[:3]
         _, world[up], world[fore] = _hand_at(fr, shoulder, up, fore, x)
 
 
@@ -353,7 +390,7 @@ class _Plan:
         self.top = float(seat[1]) + SEAT_ABOVE
         self.ankles = []
         self.feet_q = []
-        for th, ca, ft in _LEGS:
+        for _th, ca, ft in _LEGS:
             if fr.feet:
                 self.ankles.append(P[ft] + K._qr(Q[ft], fr.pb[ft]))
                 self.feet_q.append(Q[ft].copy())
