@@ -421,3 +421,22 @@ def test_the_layout_keeps_its_ways():
     ways = {ML.WAY_NONE, ML.WAY_FACE_UP, ML.WAY_FACE_DOWN, A.WAY_LIE_DOWN, S.WAY_SIT,
             S.WAY_STAND_UP}
     assert len(ways) == 6
+
+
+@pytest.mark.parametrize("round_", [False, True])
+def test_a_high_seat_sat_at_its_middle_raises(round_):
+    """On a 0.6 m seat sat at its middle, the box man's thighs (sloping down to its 0.51 m knees)
+    would rest on the squared log's front edge or the round one's curve with the pelvis off it:
+    no height rests the pelvis and thighs on it, and sit raises (nothing written); near the
+    front (the spec's cases above) it sits."""
+    e = engine.Engine()
+    physics.set_ankles(e, True)
+    physics.ground(e)
+    o = SI.One(e, "m", "boxman.glb", (0.0, 0.0, 0.0), 0.6, 0.0, motion.POWERED, round_)
+    e.run(seconds=0.3)
+    middle = o.seat.middle + np.array([0.0, o.seat.top, 0.0])
+    before = _rows(e, o.m)
+    with pytest.raises(ValueError, match="no height to rest at"):
+        motion.sit(o.m, middle, o.facing)
+    assert _same(before, _rows(e, o.m))
+    e.close()

@@ -446,7 +446,10 @@ class _Plan:
         g0 = need(y0)
         y1 = y0 + max(-0.1, min(0.1, g0))
         for _ in range(30):
-            g1 = need(y1)
+            try:
+                g1 = need(y1)
+            except ValueError:
+                break           # raised past the legs' reach: no height rests it
             if abs(g1) < 1e-6:
                 hips[1] = y1
                 return hips.copy()
