@@ -88,6 +88,9 @@ FALL_LEAN = BalanceSettings().fall_lean   # rad: past this from its pose a POWER
 # the actions at an interaction point (#825): lying down, _act.py
 from ._act import acting, lie_down, lie_spot, lying_down  # noqa: E402
 
+# holding something sat, eating and drinking from it (#825's 3), _eat.py
+from ._eat import drink, eat, eating, hold, hold_cup, holding, let_go, mouth  # noqa: E402
+
 # parts with a strength of their own (#573), _parts.py
 from ._parts import (  # noqa: E402
     PART_ARM_L,
@@ -124,6 +127,8 @@ __all__ = [
     # the actions (#825): lying down, sitting and standing up
     "acting", "lie_down", "lie_spot", "lying_down", "seated", "sit", "sit_spot", "sitting",
     "stand_up",
+    # the actions on a seat (#825's 3): holding, eating and drinking
+    "drink", "eat", "eating", "hold", "hold_cup", "holding", "let_go", "mouth",
     # the hand to the wound (#698)
     "WoundSettings", "hit_reaction", "set_hit_reaction", "wound",
     # writhing

@@ -384,6 +384,8 @@ def end_action(m: Motion) -> None:
     kept = _KEPT.pop(m, None)
     if kept is None:
         return
+    from . import _eat
+    _eat.end(m)
     s = service(m.engine)
     f = m.slot
     nb = m.ragdoll.bones

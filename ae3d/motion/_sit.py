@@ -104,7 +104,7 @@ HIPS_DOWN = 0.4     # share of the way from standing to the seat the hips are at
 HIPS_UP = 0.5       # share of the way from the seat to standing the hips are at, over the feet
 HIPS_BACK = 0.08    # m: the hips behind the soles' middle (the ankles) as they come over the feet
 ELBOW = 30.0        # deg: a hand on its thigh, its elbow bent at least this (spec: 30)
-HAND_ALONG = 0.8    # a hand rests no further down its thigh than this share of hip to knee
+HAND_ALONG = 0.5    # a hand rests no further down its thigh than this share of hip to knee
 # The trunk's lean shared down the spine: leant all from the pelvis on a 0.35 m seat, the hips
 # flexed 24 degrees (the Mixamo man 28) past their 120 (spec: "a key's limbs must be ones its
 # body can take")
@@ -593,11 +593,16 @@ def stand_up(body: Motion) -> bool:
     hips over its feet and ends in the animation's own pose where its feet stand, facing the way
     it sat (three stages of 0.7 s, ACTING while it rises), then is handed back to the mode it sat
     down from (POWERED or ANIMATED), the animation moved there. Returns True when it began;
-    False (nothing written) when it is not sitting (``sitting``). Raises TypeError/ValueError
-    for a bad handle."""
+    False (nothing written) when it is not sitting (``sitting``). Holding something (``hold``,
+    ``hold_cup``), it lets go first and stands once its hands are back on its thighs. Raises
+    TypeError/ValueError for a bad handle."""
     m = check(body)
     if not sitting(m):
         return False
+    from . import _eat
+    if _eat.stand_after(m):
+        # holding something: it lets go first, and stands once its hands are back
+        return True
     _start_stand(m)
     return True
 
@@ -776,6 +781,9 @@ def after_step(s: Any) -> None:
             continue
         if int(s.fi[f, F_GU_WAY]) == WAY_STAND_UP and float(s.ff[f, F_GU_T]) >= end - 1e-9:
             _finish_stand(m)
+    # what a sitter holds (_eat.py): placed, and the hands solved onto it, for the next step
+    from . import _eat
+    _eat.after_step(s)
 
 
 __all__ = ["WAY_SIT", "WAY_STAND_UP", "sit", "sit_spot", "sitting", "seated", "stand_up",
