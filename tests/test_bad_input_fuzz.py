@@ -1071,6 +1071,23 @@ for _name, _call, _exc, _match in [
     CASES.append((_name, "ragdoll", _call, _exc, _match))
 
 
+# -- holding, eating and drinking on a seat (#825's 3, _eat.py): checked before anything is
+# written (and before whether the figure is sat)
+for _name, _call, _exc, _match in [
+    ("hold item 'bowl'", lambda S: motion.hold(S.body, "bowl", (0.1, 0, 0), (-0.1, 0, 0)), T,
+     r"\bitem\b"),
+    ("hold_cup cup 7", lambda S: motion.hold_cup(S.body, 7, (0.0, 0.0, 0.0), True), T,
+     r"\bcup\b"),
+    ("eat on None", lambda S: motion.eat(None), T, r"\bbody\b"),
+    ("drink on 'me'", lambda S: motion.drink("me"), T, r"\bbody\b"),
+    ("let_go on 3", lambda S: motion.let_go(3), T, r"\bbody\b"),
+    ("mouth on None", lambda S: motion.mouth(None), T, r"\bbody\b"),
+    ("holding on None", lambda S: motion.holding(None), T, r"\bbody\b"),
+    ("eating on None", lambda S: motion.eating(None), T, r"\bbody\b"),
+]:
+    CASES.append((_name, "ragdoll", _call, _exc, _match))
+
+
 # -- closed engines: messages that name the engine, not "object 1 wears no figure"
 for _name, _call, _match in [
     ("on_figure on a closed engine", lambda S: motion.on_figure(S.closed(), S.obj),

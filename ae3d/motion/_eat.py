@@ -67,7 +67,7 @@ CUP_AHEAD = 0.01    # m: at a sip's top the cup's rim is this ahead of the mouth
 CUP_UNDER = 0.01    # m: and this under it
 CUP_TILT = 60.0     # deg: the cup tipped toward the face at a sip's top (spec: 60)
 GRIP_MOST = 1.0     # m: a grip at most this far from its item's origin
-ELBOW_MOST = 145.0  # deg: the arm's solve bends the elbow no more than this (its range is 150)
+ELBOW_MOST = 150.0  # deg: the arm's solve bends the elbow at most this (its range)
 
 # figures holding something -> its state (the item, its grips, the hands, the times)
 _HOLD: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -74,8 +74,8 @@ def run(path: str = "boxman.glb", height: float = 0.4, facing: float = 0.0, cup:
     e.run(seconds=0.3)
     toes0 = o.toes()
     assert motion.sit(m, o.seat.point, o.facing)
-    out = dict(palm=0.0, palm_drawn=0.0, bowl_mouth=0.0, rim_mouth=0.0, tilt=180.0, thigh=0.0, slide=0.0,
-               turn=0.0, ended=None, lean=math.nan, tops=0, held=False)
+    out = dict(palm=0.0, palm_drawn=0.0, bowl_mouth=0.0, rim_mouth=0.0, tilt=180.0, thigh=0.0,
+               slide=0.0, turn=0.0, ended=None, lean=math.nan, tops=0, held=False)
     prev = w.bf[r.bodies, L.B_QUAT:L.B_QUAT + 4].copy()
     k = 0
     phase = "sit"
