@@ -35,10 +35,13 @@ The keys are planned on their contacts (Python, once a call):
   down onto the seat by rays, then refined about the highest sample), solved with the legs
   (the hips' height and the thighs' slope depend on each other), once a sit: a round log holds
   it as a flat seat does;
-- each hand rests on its thigh (``_hand``): the arm swung forward and in (a lean and a tilt
+- each hand rests on its thigh (``_hands``): the arm swung forward and in (a lean and a tilt
   about the forward axis) with its elbow bent ``ELBOW`` (30 degrees), until the forearm's end
-  lies on the thigh's top over the thigh's middle line; on a high seat the thighs slope down,
-  and the hand comes to rest further up the thigh.
+  lies on the thigh's top over the thigh's middle line; where that is further down the thigh
+  than ``HAND_ALONG`` (its middle, over the ground), the elbow bent more to rest it there (both
+  rigs' 30 degree arms reach past their knees). On a high seat the thigh slopes down from the
+  hip and the hand rests further up it (the box man's 0.56 of the way to the knee on a 0.35 m
+  seat, 0.38 on a 0.6 m one).
 
 Not built (the spec's): the legs are solved at the keys, not every step (the soles' middle is
 held every step and the feet planted); a stage into the animation's pose is not eased limb by
