@@ -114,6 +114,7 @@ HAND_ALONG = 0.5    # a hand rests no further down its thigh than this share of 
 PELVIS_SHARE = 0.25
 BACK_SHARE = 0.7
 SHIN_MOST = 15.0    # deg: a shin's forward lean over its flat foot in a key (the ankle bends 20)
+LEG_FOLLOW = 60.0   # deg: a leg bends over the way its foot faces within this of the way it sits
 # (measured on tests/motion/sit.py, both rigs POWERED on 0.35 and 0.45 m squared logs and a 0.6 m
 # round one: with the shins let lean as the hips came over the feet, 2 to 4 degrees past the
 # ankle's 20, the toes slid up to 6.1 mm standing up (the Mixamo man, 0.35 m); the hips raised
@@ -165,14 +166,19 @@ class _Frame:
             self.pb[b] = jf[j, PL.J_PB:PL.J_PB + 3]
         self.dims = K.dims_of(r)
         self.feet = r.bones > _P.BONE_FOOT_R
+        # each leg's own turn about +Y (its thigh's bone -> quaternion): the way its foot faces,
+        # set by _Plan from where it stands (the figure's yaw until then)
+        self.leg_turn: dict = {}
 
-    def lean(self, b: int, deg: float, tilt: float = 0.0) -> np.ndarray:
+    def lean(self, b: int, deg: float, tilt: float = 0.0, turn: Any = None) -> np.ndarray:
         """Bone ``b``'s world rotation leant ``deg`` about the axis across the figure and tilted
         ``tilt`` deg about its forward axis (toward the figure's middle for a positive tilt on
-        its left), from standing, turned to face the yaw."""
+        its left), from standing, turned to face the yaw (or by ``turn``, a quaternion about
+        +Y: a leg turned to face the way its foot does)."""
         bend = _axis_quat(np.array(K.ACROSS), deg)
         roll = _axis_quat(np.array([0.0, 0.0, 1.0]), tilt)
-        return K._qm(self.turn, K._qm(roll, K._qm(bend, self.stand[b])))
+        return K._qm(self.turn if turn is None else turn,
+                     K._qm(roll, K._qm(bend, self.stand[b])))
 
     def far_end(self, b: int) -> np.ndarray:
         """Body ``b``'s capsule end farther from its joint's point (its own frame)."""
@@ -216,8 +222,9 @@ def _leg_ankle(fr: _Frame, hip: np.ndarray, leg: tuple, x: np.ndarray) -> tuple:
     """The ankle (the foot's joint point; a footless figure's calf's far end) of ``leg`` (thigh,
     calf, foot) from its hip joint ``hip`` (m) with leans ``x`` (thigh, calf, tilt; deg)."""
     th, ca, ft = leg
-    qt = fr.lean(th, x[0], x[2])
-    qc = fr.lean(ca, x[1], x[2])
+    turn = fr.leg_turn.get(th)
+    qt = fr.lean(th, x[0], x[2], turn)
+    qc = fr.lean(ca, x[1], x[2], turn)
     knee = hip + K._qr(qt, fr.pa[ca] - fr.pb[th])
     end = fr.pa[ft] if fr.feet else fr.far_end(ca)
     return knee + K._qr(qc, end - fr.pb[ca]), qt, qc
@@ -399,6 +406,20 @@ class _Plan:
                 self.feet_q.append(Q[ft].copy())
             else:
                 self.ankles.append(P[ca] + K._qr(Q[ca], fr.far_end(ca)))
+        # each leg in the plane its foot faces (spec: "a planted foot keeps the turn it stands
+        # with"): its knee over its toes, so a foot splayed, or a figure sitting turned from the
+        # way it stood, bends its legs over its feet rather than twisting them at the ankle
+        # (a foot turned more than LEG_FOLLOW from the way it sits: the leg in that way, the
+        # foot twisted at its ankle, as a figure stood the wrong way round)
+        self.feet_yaw = []
+        for th, ca, ft in _LEGS:
+            b = ft if fr.feet else ca
+            fwd = K._qr(Q[b], np.array(_P.BONE_FORWARD_LOCAL[b], dtype=np.float64))
+            d = math.atan2(float(fwd[0]), float(fwd[2])) - yaw
+            d = math.atan2(math.sin(d), math.cos(d))
+            yaw_b = yaw + (d if abs(d) <= math.radians(LEG_FOLLOW) else 0.0)
+            self.feet_yaw.append(yaw_b)
+            fr.leg_turn[th] = K.yaw_quat(yaw_b)
         from ._act import hips_point
         self.stand_hips = hips_point(m.ragdoll, P, Q)
         self.sole = K.sole_point(m.ragdoll, P, Q)
@@ -414,7 +435,8 @@ class _Plan:
                  _P.BONE_SPINE_03: trunk, _P.BONE_NECK: 0.5 * trunk, **ARMS_AHEAD}
         world = _world(fr, leans)
         hips = np.array(hips, dtype=np.float64)
-        for _ in range(40):
+
+        def legs(hips: np.ndarray) -> tuple:
             pelvis = hips - _hip_offset(fr, world[0])
             shin = -1e300
             for i, (th, ca, ft) in enumerate(_LEGS):
@@ -423,9 +445,19 @@ class _Plan:
                 shin = max(shin, lean)
                 if fr.feet:
                     world[ft] = self.feet_q[i]
+            return pelvis, shin
+        pelvis, shin = legs(hips)
+        for _ in range(40):
             if not lift or shin <= SHIN_MOST:
                 break
             hips[1] += 0.01
+            try:
+                pelvis, shin = legs(hips)
+            except ValueError:
+                # the legs straight before the shins come upright: as high as they reach
+                hips[1] -= 0.01
+                pelvis, shin = legs(hips)
+                break
         if hands:
             _hands(fr, world, pelvis)
         lq, lt = _local(fr, world, pelvis)
@@ -729,8 +761,15 @@ def _start_stand(m: Motion) -> None:
     at = np.zeros((nb, 3))
     at[0] = kept["pos"]
     ap, awq = K.key_world(r, aq, at)
-    a_fwd = K._qr(awq[0], np.array(human.BONE_FORWARD_LOCAL[0]))
-    turn = fr.yaw - G._yaw_of(a_fwd)
+    # turned so its feet face the way the planted feet do (their mean turn against the
+    # animation's own feet's): where a figure sat turned from the way it stood, it stands up
+    # over its feet, not twisting them at the hand-over
+    turn = 0.0
+    for i, (_, ca, ft) in enumerate(_LEGS):
+        b = ft if fr.feet else ca
+        fwd = K._qr(awq[b], np.array(human.BONE_FORWARD_LOCAL[b], dtype=np.float64))
+        d = plan.feet_yaw[i] - G._yaw_of(fwd)
+        turn += 0.5 * math.atan2(math.sin(d), math.cos(d))
     turn = math.atan2(math.sin(turn), math.cos(turn))
     c, sn = math.cos(turn), math.sin(turn)
     rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])

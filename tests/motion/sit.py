@@ -131,15 +131,16 @@ class One:
     """One figure's run and measures."""
 
     def __init__(self, e, name: str, path: str, middle, height: float, facing: float, mode: int,
-                 round_: bool, floor: float = 0.0) -> None:
+                 round_: bool, floor: float = 0.0, turn: float = 0.0) -> None:
         import blows
         self.e = e
         self.name = name
         self.seat = Seat(e, middle, height, facing, round_, floor, ahead_for(height, round_))
         self.facing = np.array([math.sin(facing), 0.0, math.cos(facing)])
-        spot, sole = _spot(path, facing, self.seat, floor)
+        # stood at sit_spot's point, turned ``turn`` rad from the way it will sit
+        spot, sole = _spot(path, facing + turn, self.seat, floor, facing)
         at = np.array([spot[0] - sole[0], floor, spot[2] - sole[2]])
-        self.m = m = blows.boxman(e, name, tuple(at), mode, yaw=facing, path=path)
+        self.m = m = blows.boxman(e, name, tuple(at), mode, yaw=facing + turn, path=path)
         if m.rig is not None:
             motion.set_get_up_clips(m, None, None)
         self.resume = mode
@@ -230,10 +231,12 @@ class One:
                     up_s=(self.up_step - self.up_call) * DT if self.up_step >= 0 else math.nan)
 
 
-def _spot(path: str, yaw: float, seat: Seat, floor: float) -> tuple[np.ndarray, np.ndarray]:
-    """(sit_spot's point, the soles' middle against the figure's root (3,) m) for rig ``path``
-    facing ``yaw``: asked of a twin in an engine of its own, with the same seat (and floor), the
-    twin standing far off (sit_spot says where to stand, wherever the figure is)."""
+def _spot(path: str, yaw: float, seat: Seat, floor: float,
+          facing: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(sit_spot's point to sit facing ``facing`` (rad; ``yaw`` when None), the soles' middle
+    against the root (3,) m of rig ``path`` standing facing ``yaw``): asked of a twin in an
+    engine of its own, with the same seat (and floor), the twin standing far off (sit_spot says
+    where to stand, wherever the figure is)."""
     import blows
 
     from ae3d.motion import _keyed as K
@@ -245,7 +248,8 @@ def _spot(path: str, yaw: float, seat: Seat, floor: float) -> tuple[np.ndarray, 
                         kind="static")
     twin = Seat(e, seat.middle, seat.top - floor, seat.yaw, seat.round, floor, seat.ahead)
     m = blows.boxman(e, "twin", (50.0, 0.0, 0.0), motion.ANIMATED, yaw=yaw, path=path)
-    f = (math.sin(yaw), 0.0, math.cos(yaw))
+    way = yaw if facing is None else facing
+    f = (math.sin(way), 0.0, math.cos(way))
     spot = motion.sit_spot(m, twin.point, f)
     p, q = motion.drawn_pose(m)
     sole = K.sole_point(m.ragdoll, p, q) - np.array([50.0, 0.0, 0.0])
@@ -262,11 +266,13 @@ def digest(e) -> str:
     return h.hexdigest()
 
 
-def run(path: str, seats, mode: int = motion.POWERED, floor: float = 0.0) -> dict:
+def run(path: str, seats, mode: int = motion.POWERED, floor: float = 0.0,
+        turn: float = 0.0) -> dict:
     """Figures of rig ``path``, one a seat in ``seats`` ((height m, facing deg about +Y from +Z,
     round) each), each before its own seat at a place of its own (on a static floor ``floor`` m
-    up where that is not 0), in ``mode``; stood SETTLE s, sat, held HOLD s sat, stood up,
-    watched AFTER s more. Returns dict(rows=[One.row()], digest)."""
+    up where that is not 0), in ``mode``, stood turned ``turn`` deg from the way it will sit;
+    stood SETTLE s, sat, held HOLD s sat, stood up, watched AFTER s more. Returns
+    dict(rows=[One.row()], digest)."""
     e = engine.Engine()
     physics.set_ankles(e, True)
     physics.ground(e)
@@ -277,7 +283,8 @@ def run(path: str, seats, mode: int = motion.POWERED, floor: float = 0.0) -> dic
     for i, (height, facing, round_) in enumerate(seats):
         middle = (SPACING * i, 0.0, 0.29 * i)
         name = f"{'round' if round_ else 'squared'} {height:.2f} m, {facing:.0f}°"
-        ones.append(One(e, name, path, middle, height, math.radians(facing), mode, round_, floor))
+        ones.append(One(e, name, path, middle, height, math.radians(facing), mode, round_, floor,
+                        math.radians(turn)))
     k = 0
     for _ in range(round(SETTLE / DT)):
         e.frame(DT)
