@@ -476,7 +476,10 @@ def after_step(s: Any) -> None:
     for m in list(_HOLD):
         h = _HOLD.get(m)
         f = m.slot
-        if h is None or int(s.fi[f, F_MODE]) != ACTING or int(s.fi[f, F_GU_WAY]) != S.WAY_SIT:
+        if h is None or f >= s.n or s.handles[f] is not m:
+            _HOLD.pop(m, None)      # released (its figure destroyed): nothing to place
+            continue
+        if int(s.fi[f, F_MODE]) != ACTING or int(s.fi[f, F_GU_WAY]) != S.WAY_SIT:
             continue
         dt = float(m.engine.fixed_dt)
         h["take_t"] = min(TAKE, max(0.0, h["take_t"] + dt * h["going"]))
@@ -489,7 +492,10 @@ def after_step(s: Any) -> None:
             continue
         _arms(m, h)
     for m in list(_LEFT):
-        if int(s.fi[m.slot, F_MODE]) != ACTING:
+        f = m.slot
+        if f >= s.n or s.handles[f] is not m:
+            _LEFT.pop(m, None)
+        elif int(s.fi[f, F_MODE]) != ACTING:
             m.engine.physics.unignore_pairs(_LEFT.pop(m))
 
 
