@@ -22,12 +22,18 @@ floats over the ground or is drawn into it, and every joint stays within its ran
 key's limbs must be ones its body can take"). The key is set down on the ground under its points
 (``_keyed.set_down``: a bedroll, a slope), its pelvis where the sitting key's is.
 
+A figure facing more than ``TURN_FIRST`` (0.2 rad) off the way it will lie turns there first,
+standing, on the spot: its standing pose turned about the upright through its soles' middle, a
+stage of 0.7 s for each quarter turn or part of one (one or two), its feet free to turn with it;
+then it lies down from the pose it turned to. Turned as it squatted instead, a quarter turn off
+the box man's unplanted feet turned 8.2 degrees in a step, and half a turn off the figure
+whipped round as it sat, 49 degrees in a step.
+
 The first stage runs at the way up's first-stage pace (no bone turning faster than
 ``GetUpSettings.max_turn`` at its middle). The soles' middle is held where the keys have it
-through the first two stages, and the feet are planted (``_keyed.plant_feet``, 30 Hz) from the
-start where the figure already faces within ``PLANT_TURN`` of the way it will lie, else from
-the second stage (a foot keeps the turn it stands with, so it is planted once the way has turned
-it); they are lifted as the legs go out.
+through the first two stages (and through the turn), and the feet are planted
+(``_keyed.plant_feet``, 30 Hz) as the way down begins (a foot keeps the turn it stands with, so
+it is planted once the figure faces the way); they are lifted as the legs go out.
 
 Lain, it holds the lying key (ACTING) until ``get_up(body)``, which rises from its back by the
 face-up way up (or the figure's own face-up get-up clip, as any way up) and ends in the mode it
@@ -52,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from ae3d import _math as _M
 from ae3d import _validate as V
 from ae3d import human
 from ae3d.physics import _layout as PL
@@ -125,6 +132,11 @@ KNEE_BEND = 3.0     # deg: a lying leg's knee, kept as its thigh is solved onto 
 FOOT_DOWN = 25.0    # deg: a lying foot turned down from its shin (its ankle bends 50 that way)
 ELBOW_MIN = 5.0     # deg: a lying arm's elbow bends at least this (a straight one has no pole)
 PLANT_TURN = 0.2    # rad: a figure facing within this of the way it will lie is planted at once
+# rad: a figure facing further than this off the way it will lie turns there on the spot first,
+# standing, then lies down (turned as it squatted, a quarter turn off the box man's unplanted
+# feet turned 8.2 degrees in a step and half a turn off 49, the figure whipping round as it sat)
+TURN_FIRST = PLANT_TURN
+TURN_STAGE = 0.5 * math.pi   # rad: the most one stage of that turn turns it (0.7 s)
 _TRUNK = (_P.BONE_PELVIS, _P.BONE_SPINE_01, _P.BONE_SPINE_03)
 _ARMS = ((_P.BONE_UPPERARM_L, _P.BONE_LOWERARM_L), (_P.BONE_UPPERARM_R, _P.BONE_LOWERARM_R))
 _LEGS = ((_P.BONE_THIGH_L, _P.BONE_CALF_L), (_P.BONE_THIGH_R, _P.BONE_CALF_R))
@@ -321,10 +333,11 @@ def acting(body: Motion) -> bool:
 
 # ------------------------------------------------------------------------------ the way
 def _start(m: Motion, yaw: float) -> None:
-    """Plan lying down facing ``yaw`` from where the figure stands and begin it (Python, once):
-    key 0 the pose it stands in, keys 1-2 the crouch and sitting, the lying key as the way's last
-    (kept where the way up keeps the animation's own pose, ``PB_GU_BASE_Q``/``F_GU_BASE_*``, with
-    no move), the animation's own pose kept here to put back."""
+    """Begin lying down facing ``yaw`` from where the figure stands (Python, once): the
+    animation's own pose kept here to put back, the mode to end in kept (``F_RESUME``), ACTING.
+    A figure facing more than ``TURN_FIRST`` off the way turns there first, standing
+    (``_plan_turn``), and lies down from there (``after_step``); else it lies down at once
+    (``_plan_lie``)."""
     from . import _modes
     from ._pose import body_local
     s = service(m.engine)
@@ -332,33 +345,22 @@ def _start(m: Motion, yaw: float) -> None:
     r = m.ragdoll
     nb = r.bones
     P, Q = G._bodies(m)
-    top = float(P[0, 1]) + G._GROUND_ABOVE
     sole = K.sole_point(r, P, Q)
-    k0q, k0t = body_local(m)
-    (k1q, k1t, _, _), (k2q, k2t, _, _), (k3q, k3t, _, _) = _keys_at(m, yaw, sole, top)
-    # the animation's own pose, kept (a dressed figure's rig is put back from its own)
+    k0 = body_local(m)
+    off = _turn_from(P, Q, yaw)
     _KEPT[m] = dict(pos=s.ff[f, F_ANIM_POS:F_ANIM_POS + 3].copy(),
                     rot=s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4].copy(),
                     targets=s.pbf[f, :nb, PB_TARGET:PB_TARGET + 4].copy(),
-                    plant_from=0 if _facing_within(P, Q, yaw, PLANT_TURN) else 1)
-    for k, (lq, lt) in enumerate(((k0q, k0t), (k1q, k1t), (k2q, k2t))):
-        s.pbf[f, :nb, PB_GU_KEY_Q + 4 * k:PB_GU_KEY_Q + 4 * k + 4] = lq
-        s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
-    s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = k3t[0]
-    s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = k3q[0]
-    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = k3q
-    s.ff[f, F_GU_MOVE:F_GU_MOVE + 4] = 0.0
-    s.ff[f, F_GU_T] = 0.0
-    s.ff[f, F_GU_CLIP_D] = 0.0
-    s.fi[f, F_GU_WAY] = WAY_LIE_DOWN
-    # the soles' middle kept squatting and sitting back; the legs go out lying back
-    s.fi[f, F_GU_SOLES] = 0b011
-    s.fi[f, F_GU_DUE] = 0
-    s.fi[f, F_GU_DONE] = 0
+                    yaw=yaw, sole=sole,
+                    plant_from=0 if abs(off) <= PLANT_TURN else 1)
+    if abs(off) > TURN_FIRST:
+        _plan_turn(m, k0, sole, off)
+    else:
+        _plan_lie(m, yaw, k0, sole, float(P[0, 1]) + G._GROUND_ABOVE)
     s.fi[f, F_RESUME] = POWERED if int(s.fi[f, F_MODE]) == POWERED else ANIMATED
-    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0t[0]
-    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0q[0]
-    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0q[1:]
+    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0[1][0]
+    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0[0][0]
+    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0[0][1:]
     s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3] = P
     s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4] = Q
     _modes.hand_over(m, ACTING)
@@ -369,11 +371,68 @@ def _start(m: Motion, yaw: float) -> None:
         s.fi[f, F_RIG_OWNED] = 1
 
 
-def _facing_within(P: np.ndarray, Q: np.ndarray, yaw: float, within: float) -> bool:
-    """The pelvis body faces within ``within`` rad of ``yaw`` over the ground."""
+def _plan_lie(m: Motion, yaw: float, k0: tuple, sole: np.ndarray, top: float) -> None:
+    """The way down from standing pose ``k0`` (local (q, t)) with its soles' middle at ``sole``:
+    key 0 ``k0``, keys 1-2 the crouch and sitting back, the lying key as the way's last (kept
+    where the way up keeps the animation's own pose, ``PB_GU_BASE_Q``/``F_GU_BASE_*``, with no
+    move); the soles' middle kept squatting and sitting back, the legs going out lying back."""
+    (k1q, k1t, _, _), (k2q, k2t, _, _), k3 = _keys_at(m, yaw, sole, top)
+    _write_keys(m, (k0, (k1q, k1t), (k2q, k2t)), k3, 0b011)
+
+
+def _plan_turn(m: Motion, k0: tuple, sole: np.ndarray, off: float) -> None:
+    """The turn on the spot before lying down: standing pose ``k0`` turned ``off`` rad about the
+    upright through its soles' middle ``sole``, a stage for each ``TURN_STAGE`` of it or part
+    (one or two; the first stage's pace holds its bones to ``max_turn``), the soles' middle kept,
+    the feet free to turn with it. ``after_step`` begins the way down once it is round
+    (``_KEPT``'s ``turn_stages``)."""
+    n = 1 if abs(off) <= TURN_STAGE else 2
+    mid = _turned(k0, sole, off / n)
+    end = _turned(k0, sole, off)
+    _write_keys(m, (k0, mid, end), end, 0b111)
+    _KEPT[m]["turn_stages"] = n
+
+
+def _turned(key: tuple, about: np.ndarray, a: float) -> tuple:
+    """Local key ``key`` (q, t) turned ``a`` rad about the upright through ``about`` (m): its
+    pelvis's rotation and place (row 0) only; every other bone is relative to its parent."""
+    q, t = key[0].copy(), key[1].copy()
+    h = 0.5 * a
+    q[0] = _M.qmul((0.0, math.sin(h), 0.0, math.cos(h)), tuple(q[0]))
+    c, sn = math.cos(a), math.sin(a)
+    dx, dz = t[0, 0] - about[0], t[0, 2] - about[2]
+    t[0, 0] = about[0] + c * dx + sn * dz
+    t[0, 2] = about[2] - sn * dx + c * dz
+    return q, t
+
+
+def _write_keys(m: Motion, keys: tuple, last: tuple, soles: int) -> None:
+    """The way's three keys (local (q, t) each) and its last (kept as the base, no move) into
+    figure ``m``'s rows, its clock at 0; ``soles`` the stages that keep the soles' middle."""
+    s = service(m.engine)
+    f = m.slot
+    nb = m.ragdoll.bones
+    for k, (lq, lt) in enumerate(keys):
+        s.pbf[f, :nb, PB_GU_KEY_Q + 4 * k:PB_GU_KEY_Q + 4 * k + 4] = lq
+        s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
+    s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = last[1][0]
+    s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = last[0][0]
+    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = last[0]
+    s.ff[f, F_GU_MOVE:F_GU_MOVE + 4] = 0.0
+    s.ff[f, F_GU_T] = 0.0
+    s.ff[f, F_GU_CLIP_D] = 0.0
+    s.fi[f, F_GU_WAY] = WAY_LIE_DOWN
+    s.fi[f, F_GU_SOLES] = soles
+    s.fi[f, F_GU_DUE] = 0
+    s.fi[f, F_GU_DONE] = 0
+
+
+def _turn_from(P: np.ndarray, Q: np.ndarray, yaw: float) -> float:
+    """rad (-pi..pi]: how far the pelvis body's facing over the ground is from ``yaw`` (the
+    turn that brings it there, about +Y)."""
     fwd = K._qr(Q[0], np.array(human.BONE_FORWARD_LOCAL[0]))
-    d = G._yaw_of(fwd) - yaw
-    return abs(math.atan2(math.sin(d), math.cos(d))) <= within
+    d = yaw - G._yaw_of(fwd)
+    return math.atan2(math.sin(d), math.cos(d))
 
 
 def end_action(m: Motion) -> None:
@@ -417,6 +476,20 @@ def after_step(s: Any) -> None:
     for f in rows:
         m = s.handles[int(f)]
         if m is None or m not in _KEPT:
+            continue
+        turning = _KEPT[m].get("turn_stages", 0)
+        if turning and float(s.ff[f, F_GU_T]) >= turning * stage - 1e-9:
+            # round to the way it will lie: the way down from the pose the turn ends in (the
+            # animation's, which the drawing and the bodies follow), its feet planted from the
+            # start as a figure's already facing the way are
+            from ._pose import anim_local
+            kept = _KEPT[m]
+            del kept["turn_stages"]
+            kept["plant_from"] = 0
+            P, _ = G._bodies(m)
+            _plan_lie(m, kept["yaw"], anim_local(m), kept["sole"],
+                      float(P[0, 1]) + G._GROUND_ABOVE)
+        elif turning:
             continue
         k = min(int(float(s.ff[f, F_GU_T]) / stage + 1e-9), G.STAGES - 1)
         keep = bool((int(s.fi[f, F_GU_SOLES]) >> k) & 1) and k >= _KEPT[m]["plant_from"]

@@ -14,9 +14,10 @@ LIMP figure is past it. While it writhes:
 - face down (the pelvis's front toward the ground as it starts) the knees bend ``face_knee``,
   heels up behind, the hips only ``face_hip``, and the arms stay tucked on ``face_arms`` of
   their muscle (#691); an arm under the chest (``_UNDER``) goes out to the side so the chest
-  comes down, and while one is under or the trunk lies piked, hips up (``_PIKE``), the spine
-  lies down straight on ``back_spine`` (propped so, the knees lifted the hips and it rolled
-  over and over);
+  comes down, and while one is under and the hips are raised (eased across ``_SPINE_LO`` to
+  ``_SPINE_HI``), or the trunk lies piked, hips up (``_PIKE``), the spine lies down straight on
+  ``back_spine`` (propped so, the knees lifted the hips and it rolled over and over); face
+  down or not is read over its first ``_FACE_WINDOW``;
 - it fades: full for the first half of its time, then less and less, to the bends' middle
   (``fade_keep``), face down to straight;
 - the limbs that writhe have all their muscle; the rest keep ``rest_share`` (the shape it landed
@@ -174,6 +175,28 @@ _KNEEL_HI = 0.35
 # cosine: writhing face down, the pelvis's front this far up (from -1, face down) is lying on
 # its side: it writhes as a side-lier (the hips drawn up, fading to their middle) from then on
 _SIDE = -0.3
+# s: face down or not is read from the pelvis's front (below -0.5 up) over the writhe's first
+# this long, not from the one step it starts on. The box man from 230.6 and 258.75 degrees at 425
+# N·s came to lie with the pelvis's front -0.48 and -0.50 up as it started, writhed as a
+# side-lier, and rolled on to lie face down (-0.8 to -0.86) with its hips drawn up and its knees
+# bent only 0.19 rad; the face-down knees' swing (spec #691) was missing. Read so, they writhe
+# face down (knee swing 0.49 and 0.50, drift 0.3 and 0.4 cm); by then the legs have drawn up an
+# eighth of their bend, so a change of mind costs no kick (read again later in the writhe, at
+# -0.6 or -0.7, box men and a Mixamo man switching mid-cycle drifted 12-18 cm)
+_FACE_WINDOW = 0.2
+# cosine: face down with an arm under the chest, the spine lies down straight (back_spine) only
+# as the hips are raised: its share goes from rest_share at the pelvis's up (toward the head)
+# _SPINE_LO up the world's to back_spine at _SPINE_HI. With the pelvis lying flat and the chest
+# propped on an arm stuck under it, straightening the spine can't bring the chest down: it
+# levered the pelvis up instead (the box man from 84.4 degrees at 425 N·s: the right arm under
+# the chest for 2.3 s, the chest 21-27 cm up, the pelvis lifted from 11 to 19 cm as its knees
+# bent, and as it came down at the fade it tipped onto the left arm and slid: 10.7 cm; now 0.2).
+# Raised on its knees with an arm under (let go from hands and knees, piked) it still lies down.
+# A switch at one cosine is fragile (figures lying near it straightened and not, step by step):
+# at 0.05 four box men of the sweeps drifted 10.7-15 cm, at 0.2 a Mixamo man 12.3; eased across
+# the band, none over 10 (400 to 500 N·s, both rigs)
+_SPINE_LO = 0.05
+_SPINE_HI = 0.2
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -483,6 +506,11 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         return True
     ff[f, F_WRITHE_T] = t + dt
     fade = 1.0 if t < 0.5 * total else max(0.0, (total - t) / (0.5 * total))
+    if t < _FACE_WINDOW:
+        pq = pbi[f, _PELVIS, PB_BODY]
+        fi[f, F_WRITHE_FACE] = 1 if qrot(bf[pq, B_QUAT], bf[pq, B_QUAT + 1], bf[pq, B_QUAT + 2],
+                                         bf[pq, B_QUAT + 3], fwd_local[0], fwd_local[1],
+                                         fwd_local[2])[1] < -0.5 else 0
     face = fi[f, F_WRITHE_FACE] != 0
     if face:
         # rolled onto its side (the pelvis's front up past _SIDE) it writhes as a side-lier from
@@ -651,11 +679,19 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     puy = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2], bf[pel, B_QUAT + 3],
                ux, uy, uz)[1]
     spine = prm[S_WR_BACK_SPINE]
-    if ((behind > 0 and on_back and not face) or unders > 0
-            or (face and down_now and puy > _PIKE)) and spine > rest_share:
-        for b in (_SPINE1, _CHEST):
-            x, y, z, w = _rest(pbf, f, b)
-            _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * spine)
+    if spine > rest_share:
+        if (behind > 0 and on_back and not face) or (face and down_now and puy > _PIKE):
+            share = spine
+        elif unders > 0:
+            # an arm under: as the hips are raised (_SPINE_LO, _SPINE_HI)
+            share = rest_share + (spine - rest_share) * min(1.0, max(
+                0.0, (puy - _SPINE_LO) / (_SPINE_HI - _SPINE_LO)))
+        else:
+            share = 0.0
+        if share > 0.0:
+            for b in (_SPINE1, _CHEST):
+                x, y, z, w = _rest(pbf, f, b)
+                _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * share)
     return True
 
 
