@@ -486,9 +486,13 @@ def after_step(s: Any) -> None:
             kept = _KEPT[m]
             del kept["turn_stages"]
             kept["plant_from"] = 0
-            P, _ = G._bodies(m)
-            _plan_lie(m, kept["yaw"], anim_local(m), kept["sole"],
-                      float(P[0, 1]) + G._GROUND_ABOVE)
+            then = kept.pop("then", None)
+            if then is not None:
+                then(m)         # another action's way from there (sitting, _sit.py)
+            else:
+                P, _ = G._bodies(m)
+                _plan_lie(m, kept["yaw"], anim_local(m), kept["sole"],
+                          float(P[0, 1]) + G._GROUND_ABOVE)
         elif turning:
             continue
         k = min(int(float(s.ff[f, F_GU_T]) / stage + 1e-9), G.STAGES - 1)

@@ -115,6 +115,13 @@ PELVIS_SHARE = 0.25
 BACK_SHARE = 0.7
 SHIN_MOST = 15.0    # deg: a shin's forward lean over its flat foot in a key (the ankle bends 20)
 LEG_FOLLOW = 60.0   # deg: a leg bends over the way its foot faces within this of the way it sits
+# rad: a figure facing further than this off the way it will sit turns there on the spot first,
+# standing (``_act._plan_turn``, as lying down does), then sits; within it, its legs bend over its
+# feet. Measured on tests/motion/sit.py (toes sitting down / standing up, both rigs): 20 degrees
+# off, 4.0 / 2.7 mm on the box man and 4.3 / 3.0 on the Mixamo man as it is, 5.0 / 3.6 and 5.3 /
+# 4.4 turning first; 90 degrees off, 80 / 29 mm as it is (the feet twisted at their ankles),
+# 5.7 / 3.6 turning first
+TURN_FIRST = 0.55
 # (measured on tests/motion/sit.py, both rigs POWERED on 0.35 and 0.45 m squared logs and a 0.6 m
 # round one: with the shins let lean as the hips came over the feet, 2 to 4 degrees past the
 # ankle's 20, the toes slid up to 6.1 mm standing up (the Mixamo man, 0.35 m); the hips raised
@@ -600,8 +607,18 @@ def sit(body: Motion, seat: Any, facing: Any) -> bool:
     from ._balance import falling
     if (mode == POWERED and falling(m)) or G.down(m):
         return False
-    plan = _plan_sit(m, st, _yaw_of(fc))
-    _start_sit(m, plan)
+    yaw = _yaw_of(fc)
+    from . import _act
+    P, Q = G._bodies(m)
+    off = _act._turn_from(P, Q, yaw)
+    if abs(off) <= TURN_FIRST:
+        _start_sit(m, _plan_sit(m, st, yaw))
+        return True
+    # turned off the way it will sit: planned (and checked, before anything is written) from
+    # where the turn on the spot will stand it, then begun from there once it is round
+    sole = K.sole_point(m.ragdoll, P, Q)
+    _plan_sit(m, st, yaw, _turned_bodies(P, Q, sole, off))
+    _start_turn(m, st, yaw, sole, off)
     return True
 
 
@@ -634,6 +651,9 @@ def stand_up(body: Motion) -> bool:
     m = check(body)
     if not sitting(m):
         return False
+    from . import _act
+    if "sit" not in _act._KEPT.get(m, {}):
+        return False        # still turning to the way it will sit
     from . import _eat
     if _eat.stand_after(m):
         # holding something: it lets go first, and stands once its hands are back
@@ -655,10 +675,10 @@ def get_up(body: Motion) -> bool:
 
 
 # ------------------------------------------------------------------------------ the ways
-def _plan_sit(m: Motion, seat: np.ndarray, yaw: float) -> dict:
-    """Sitting's keys from where the figure stands (Python, once; raises before anything is
-    written when there is no seat or it is out of reach)."""
-    P, Q = G._bodies(m)
+def _plan_sit(m: Motion, seat: np.ndarray, yaw: float, pose: Any = None) -> dict:
+    """Sitting's keys from where the figure stands (its bodies, or ``pose`` (P, Q)) (Python,
+    once; raises before anything is written when there is no seat or it is out of reach)."""
+    P, Q = G._bodies(m) if pose is None else pose
     plan = _Plan(m, seat, yaw, P, Q)
     e = m.engine
     ground = K.ground_under(e, float(plan.sole[0]), float(plan.sole[2]),
@@ -727,6 +747,76 @@ def _start_sit(m: Motion, got: dict) -> None:
         s.fi[f, F_RIG_OWNED] = 1
 
 
+def _turned_bodies(P: np.ndarray, Q: np.ndarray, about: np.ndarray, a: float) -> tuple:
+    """Bodies P, Q turned ``a`` rad about the upright through ``about`` (m)."""
+    c, sn = math.cos(a), math.sin(a)
+    rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])
+    q = K.yaw_quat(a)
+    P2 = (P - about) @ rot.T + about
+    P2[:, 1] = P[:, 1]
+    Q2 = np.array([K._qm(q, Q[b]) for b in range(Q.shape[0])])
+    return P2, Q2
+
+
+def _start_turn(m: Motion, seat: np.ndarray, yaw: float, sole: np.ndarray, off: float) -> None:
+    """Begin sitting with a turn on the spot (``_act._plan_turn``, as lying down does: its
+    standing pose turned about its soles' middle, a 0.7 s stage for each quarter turn or part,
+    its feet free to turn with it); ``_after_turn`` begins the way down once it is round."""
+    from . import _act, _modes
+    from ._pose import body_local
+    s = service(m.engine)
+    f = m.slot
+    r = m.ragdoll
+    nb = r.bones
+    P, Q = G._bodies(m)
+    k0 = body_local(m)
+    _act._KEPT[m] = dict(pos=s.ff[f, F_ANIM_POS:F_ANIM_POS + 3].copy(),
+                         rot=s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4].copy(),
+                         targets=s.pbf[f, :nb, PB_TARGET:PB_TARGET + 4].copy(),
+                         plant_from=0, yaw=yaw, sole=sole, seat=seat, then=_after_turn)
+    _act._plan_turn(m, k0, sole, off)
+    s.fi[f, F_GU_WAY] = WAY_SIT
+    s.fi[f, F_RESUME] = POWERED if int(s.fi[f, F_MODE]) == POWERED else ANIMATED
+    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0[1][0]
+    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0[0][0]
+    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0[0][1:]
+    s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3] = P
+    s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4] = Q
+    _modes.hand_over(m, ACTING)
+    K.pass_through(r, True)
+    s.fi[f, F_BLEND] = BLEND_NONE
+    s.fi[f, F_RIG_BLEND] = BLEND_NONE
+    if m.rig is not None:
+        s.fi[f, F_RIG_OWNED] = 1
+
+
+def _after_turn(m: Motion) -> None:
+    """Round to the way it will sit (``_act.after_step``): the way down planned from where the
+    bodies stand and begun from the pose the turn ended in (the animation's, which the drawing
+    and the bodies follow), its clock at 0, its feet planted from its first step."""
+    from . import _act
+    from ._pose import anim_local
+    s = service(m.engine)
+    f = m.slot
+    nb = m.ragdoll.bones
+    kept = _act._KEPT[m]
+    # planned on the bodies (where the feet stand, about to be planted), begun from the pose
+    # drawn (the turn's last)
+    got = _plan_sit(m, kept["seat"], kept["yaw"])
+    kept["sit"] = got
+    k0q, k0t = anim_local(m)
+    (k1q, k1t, _, _), (k2q, k2t, _, _), (k3q, k3t, _, _) = got["keys"]
+    for k, (lq, lt) in enumerate(((k0q, k0t), (k1q, k1t), (k2q, k2t))):
+        s.pbf[f, :nb, PB_GU_KEY_Q + 4 * k:PB_GU_KEY_Q + 4 * k + 4] = lq
+        s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
+    s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = k3t[0]
+    s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = k3q[0]
+    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = k3q
+    s.ff[f, F_GU_T] = 0.0
+    s.fi[f, F_GU_WAY] = WAY_SIT
+    s.fi[f, F_GU_SOLES] = 0b111
+
+
 def _start_stand(m: Motion) -> None:
     """Begin standing up from the pose drawn (the way's): key 1 leant forward on the seat, key 2
     the hips over the feet, key 3 the animation's own pose (kept as it sat down) moved and turned
@@ -764,19 +854,23 @@ def _start_stand(m: Motion) -> None:
     # turned so its feet face the way the planted feet do (their mean turn against the
     # animation's own feet's): where a figure sat turned from the way it stood, it stands up
     # over its feet, not twisting them at the hand-over
-    turn = 0.0
+    sin_sum = cos_sum = 0.0
     for i, (_, ca, ft) in enumerate(_LEGS):
         b = ft if fr.feet else ca
         fwd = K._qr(awq[b], np.array(human.BONE_FORWARD_LOCAL[b], dtype=np.float64))
         d = plan.feet_yaw[i] - G._yaw_of(fwd)
-        turn += 0.5 * math.atan2(math.sin(d), math.cos(d))
-    turn = math.atan2(math.sin(turn), math.cos(turn))
+        sin_sum += math.sin(d)
+        cos_sum += math.cos(d)
+    turn = math.atan2(sin_sum, cos_sum)     # the mean turn (a half turn each way is one turn)
     c, sn = math.cos(turn), math.sin(turn)
     rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])
-    a_sole = rot @ K.sole_point(r, ap, awq)
+    a_here = K.sole_point(r, ap, awq)
+    a_sole = rot @ a_here
     # stood on the ground where the feet are, as the animation stands on its own (a way up's
-    # move): the ground under each, not the soles' heights
-    g_here = K.ground_under(m.engine, float(a_sole[0]), float(a_sole[2]), float(ap[0, 1]))
+    # move): the ground under each, not the soles' heights (under the animation's soles where
+    # they are, not where the turn about the origin takes them: over the seat, a turned figure
+    # was moved 0.45 m down)
+    g_here = K.ground_under(m.engine, float(a_here[0]), float(a_here[2]), float(ap[0, 1]))
     g_there = K.ground_under(m.engine, float(plan.sole[0]), float(plan.sole[2]),
                              float(plan.sole[1]) + 0.3)
     move = np.array([plan.sole[0] - a_sole[0], g_there - g_here, plan.sole[2] - a_sole[2]])

@@ -12,8 +12,9 @@ Per figure (``One.row()``):
   1 mm into it";
 - ``hips``: the hips' middle from the seat's point over the ground, sat (m);
 - ``slide_down`` / ``slide_up``: the farthest either foot's toe (its capsule's front end) moves
-  over the ground from where it was as ``sit`` / ``stand_up`` was called, until seated / until
-  the hand-over (m);
+  over the ground from where it was as ``sit`` / ``stand_up`` was called (a figure turning on the
+  spot first: as it is round, its feet turning with it till then), until seated / until the
+  hand-over (m);
 - ``turn``: the worst turn of any body in one step, sitting and standing (deg), the bodies'
   (``turn``) and the drawing's (``turn_drawn``);
 - ``lean``: a second after the hand-over, the pelvis body's up against the world's (rad), and
@@ -186,6 +187,9 @@ class One:
         if moving and self.prev is not None:
             self.turn = max(self.turn, float(angles(self.prev, q).max()))
             self.turn_drawn = max(self.turn_drawn, float(angles(self.prev_drawn, dq).max()))
+        from ae3d.motion import _act
+        if self.toes0 is not None and self.up_call < 0 and "sit" not in _act._KEPT.get(m, {}):
+            self.toes0 = self.toes()      # turning on the spot first: its feet turn with it
         if self.toes0 is not None and (self.seated_step < 0 or self.up_call >= 0) and (
                 self.up_step < 0):
             d = self.toes() - self.toes0
