@@ -43,6 +43,11 @@ The keys are planned on their contacts (Python, once a call):
   hip and the hand rests further up it (the box man's 0.56 of the way to the knee on a 0.35 m
   seat, 0.38 on a 0.6 m one).
 
+A figure facing more than ``TURN_FIRST`` (0.55 rad) off the way it will sit turns there on the
+spot first, standing (``_act._plan_turn``, as lying down does; ``_after_turn`` plans the way down
+from where its feet then stand); within it, each leg bends over the way its foot faces
+(``LEG_FOLLOW``), and standing up it faces its feet.
+
 Not built (the spec's): the legs are solved at the keys, not every step (the soles' middle is
 held every step and the feet planted); a stage into the animation's pose is not eased limb by
 limb. Units: m, s, rad; leans and angles in degrees where named so.
