@@ -210,13 +210,15 @@ _SPINE_HI = 0.2
 # down, or still _SLUMP s into the slump. Started kneeling up as it first lay still, the box man
 # from 267 degrees at 410 N·s writhed face down, rolled onto its side, writhed so and rolled over
 # and over, 1.44 m, and from 98 degrees at 460 writhed propped on its knees, the knees' swing
-# 0.17 rad; the Mixamo man from 81 and 278 degrees at 490 drifted 13-14 cm (now 4.3 cm;
-# 0.40 rad; 6.2, 3.4 cm). Sitting face up it only lets go: the hips and spine driven straight
+# 0.17 rad; the Mixamo man from 81 and 278 degrees at 490 drifted 13-14 cm (now 4.6 cm; 0.40
+# rad; 6.2 and 4.7 cm). Sitting face up it only lets go: the hips and spine driven straight
 # (0.3 to all of their muscle) rocked the Mixamo man back and forth, metres across the ground.
-# Wait alone (no slump) and the box man from 98 degrees at 460 rolled 0.71 m
+# Waiting alone (no slump), the box man from 98 degrees at 460 rolled 0.71 m. The wait is a
+# sensitive choice (half-step sweeps at 410-490 N·s, both rigs, over 10 cm: 11 before; at 0.3 s 7,
+# 0.5 s 7, 0.8 s 5, 1.0 s 8), sitting Mixamo men most of all
 _SLUMP_SHARE = 0.0
 _FLAT_SHARE = 0.3
-_SLUMP = 0.5
+_SLUMP = 0.8
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
