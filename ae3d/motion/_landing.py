@@ -19,7 +19,8 @@ A POWERED figure that is falling (``balance_post``'s ``F_FALLING``):
   still: the shape let go, the arms reaching (``_fall.py``; an arm whose hand is down gives, so
   a figure caught kneeling can tip onto its face), to land and lie as any fall does
   (``F_FELL_AGAIN``: its trunk still before it is down lands it rather than catching it again,
-  until it is caught upright or is no longer POWERED).
+  until it is caught upright or is no longer POWERED). Not a figure writhing, let go to writhe,
+  or done writhing (``_writhe.py``): down and hurt, it stays down until it is got up.
 
 Caught while falling (leaning under half the fall's lean), or no longer POWERED: none of it.
 
@@ -76,6 +77,7 @@ from ._layout import (
     S_LAND_STEPS,
     S_LIE_STEPS,
     S_STILL_SPEED,
+    WRITHE_DONE,
     WRITHE_DOWN,
     WRITHE_ON,
 )
@@ -234,8 +236,12 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, jf, ji):
         return True
     # after lying (or being caught) still, the trunk moving again: it falls again
     settled = fi[f, F_LYING] != 0 or st == LAND_CAUGHT
-    # a writhing figure, or one let go to writhe, moves on purpose (_writhe.py): that is no fall
-    writhes = fi[f, F_WRITHE] == WRITHE_ON or fi[f, F_WRITHE] == WRITHE_DOWN
+    # a writhing figure, or one let go to writhe, moves on purpose (_writhe.py): that is no fall;
+    # nor, down and hurt, once it has writhed: it stays down until it is got up (set_get_up).
+    # Taken as falling again as its writhe ended, the box man from 267 degrees at 410 N·s,
+    # sitting up, was caught upright and its balance stood it up
+    writhes = (fi[f, F_WRITHE] == WRITHE_ON or fi[f, F_WRITHE] == WRITHE_DOWN
+               or fi[f, F_WRITHE] == WRITHE_DONE)
     if settled and not still and not writhes:
         _reset(f, fi, ff)
         fi[f, F_FELL_AGAIN] = 1

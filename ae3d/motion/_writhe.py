@@ -29,8 +29,10 @@ targets, taken by ``set_writhing``), about the parent's own axes: the figure's f
 carried from the pelvis (``fwd_local``, ``up_local``) through the rest places; the joints' limits
 keep it within their cones. Caught on its hands and knees (``LAND_CAUGHT``) it lets go: taken as
 landed down (no balance), its shape held on ``rest_share`` (``WRITHE_DOWN``), and it writhes for
-its seconds from where it comes to lie (``lying``); caught sitting (its pelvis's front up past
-``on_back``) it is on its back and writhes at once.
+its seconds from where it comes to lie down (``lying`` and the landing's down; come to lie
+kneeling or sitting up, it slumps first, ``_SLUMP``); caught sitting (its pelvis's front up past
+``on_back``) it is on its back and writhes at once. Once it has writhed it stays down until it
+is got up (``_landing.py`` takes it as falling again no more).
 
 The arms fold toward where it was last struck (``F_STRUCK_LAST_P``, the point in its bone's
 frame, kept by ``_wound.wounded``): each shoulder in more by ``toward`` rad a metre the place
@@ -88,6 +90,7 @@ from ._landing import _take_shape
 from ._layout import (
     F_HOLD,
     F_LAND,
+    F_LAND_N,
     F_LYING,
     F_STILL_T,
     F_STRENGTH,
@@ -107,6 +110,8 @@ from ._layout import (
     PB_PART_S,
     PB_REST_Q,
     S_HOLD_SHARE,
+    S_LAND_STEPS,
+    S_LIE_STEPS,
     S_WR_ARM_BEHIND,
     S_WR_BACK_SPINE,
     S_WR_BEHIND_FACE,
@@ -197,6 +202,23 @@ _FACE_WINDOW = 0.2
 # the band, none over 10 (400 to 500 N·s, both rigs)
 _SPINE_LO = 0.05
 _SPINE_HI = 0.2
+# Let go from hands and knees, it writhes once it lies down (the landing's down: leaning past
+# land_lean with the pelvis low, for land_steps) and still. Come to lie not down (kneeling or
+# sitting up) it slumps: its arms, neck and knees let go (_SLUMP_SHARE of their muscle; on the
+# down drive's 15 % toward the standing pose the arms propped the chest up and the knees held it
+# kneeling), face down the spine and hips lie down straight on _FLAT_SHARE, and it writhes once
+# down, or still _SLUMP s into the slump. Started kneeling up as it first lay still, the box man
+# from 267 degrees at 410 N·s writhed face down, rolled onto its side, writhed so and rolled over
+# and over, 1.44 m, and from 98 degrees at 460 writhed propped on its knees, the knees' swing
+# 0.17 rad; the Mixamo man from 81 and 278 degrees at 490 drifted 13-14 cm (now 4.6 cm; 0.40
+# rad; 6.2 and 4.7 cm). Sitting face up it only lets go: the hips and spine driven straight
+# (0.3 to all of their muscle) rocked the Mixamo man back and forth, metres across the ground.
+# Waiting alone (no slump), the box man from 98 degrees at 460 rolled 0.71 m. The wait is a
+# sensitive choice (half-step sweeps at 410-490 N·s, both rigs, over 10 cm: 11 before; at 0.3 s 7,
+# 0.5 s 7, 0.8 s 5, 1.0 s 8), sitting Mixamo men most of all
+_SLUMP_SHARE = 0.0
+_FLAT_SHARE = 0.3
+_SLUMP = 0.8
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -473,6 +495,29 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
             for b in range(1, nb):
                 x, y, z, w = _rest(pbf, f, b)
                 _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * down)
+            return True
+        # come to lie, it writhes once it lies down (F_LAND_N, the landing's) and still
+        # (lie_steps); still but not down, it slumps (F_WRITHE_T counts it) and writhes once
+        # down, or still _SLUMP s into the slump (_SLUMP_SHARE above)
+        still = ff[f, F_STILL_T] >= prm[S_LIE_STEPS] * dt - 1e-9
+        slump = ff[f, F_WRITHE_T]
+        if not (still and (fi[f, F_LAND_N] >= prm[S_LAND_STEPS] or slump >= _SLUMP)):
+            slumps = slump > 0.0 or still
+            flat = 0.0
+            if slumps:
+                ff[f, F_WRITHE_T] = slump + dt
+                pel = pbi[f, _PELVIS, PB_BODY]
+                if qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                        bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1],
+                        fwd_local[2])[1] < -0.5:
+                    flat = _FLAT_SHARE
+            for b in range(1, nb):
+                share = prm[S_WR_DOWN_SHARE]
+                if slumps:
+                    share = flat if (b == _SPINE1 or b == _CHEST or b == human.BONE_THIGH_L
+                                     or b == human.BONE_THIGH_R) else _SLUMP_SHARE
+                x, y, z, w = _rest(pbf, f, b)
+                _drive(f, b, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, b, ff, pbf) * share)
             return True
         st = WRITHE_NONE
     if st == WRITHE_NONE:
