@@ -431,3 +431,40 @@ def test_the_scene_keeps_the_get_up_clips(tmp_path):
                                       "get_up_clips": ["GetUpFaceDown", None]})
         b2 = motion.motion_of(e, z)
         assert b2 is None or (motion.mode(b2) == motion.ANIMATED and motion.strength(b2) == 1.0)
+
+
+# ------------------------------------------------------------------------------ other ground
+@pytest.mark.parametrize("clips", (True, False), ids=("its own clip", "keyed"))
+def test_risen_the_animation_stands_on_the_ground_it_rose_on(clips):
+    """The way up moves the animation to where the figure rose, its height by the ground under
+    the animation's own soles and under the crouch's. A box man 6 m from the world's origin,
+    felled by 400 N·s toward -X, rose turned 104 degrees from its animation; its soles turned
+    about the origin instead of about themselves came over a 0.3 m step 6 m away, and the
+    animation was moved 0.30 m into the ground (measured before the fix, both ways up)."""
+    import blows
+
+    from ae3d import human
+    from ae3d.motion._modes import anim_world
+    from ae3d.physics import _layout as L
+    with engine.Engine() as e:
+        physics.ground(e)
+        for x, z in ((0.0, 6.0), (0.0, -6.0), (-6.0, 0.0)):
+            physics.add_box(e, (1.5, 0.15, 1.5), (x, 0.15, z), kind="static")
+        m = blows.boxman(e, "m", (6.0, 0.0, 0.0), motion.POWERED)
+        if not clips:
+            motion.set_get_up_clips(m, None, None)
+        motion.set_get_up(m, 0.5)
+        e.run(seconds=0.5)
+        before = float(anim_world(m)[0][0, 1])
+        c = e.physics.bf[m.ragdoll.bodies[human.BONE_SPINE_03], L.B_POS:L.B_POS + 3].copy()
+        motion.hit(m, human.BONE_SPINE_03, c, (-400.0, 0.0, 0.0))
+        went = False
+        for _ in range(600):
+            e.run(frames=1)
+            went = went or motion.mode(m) == motion.GETTING_UP
+            if went and motion.mode(m) == motion.POWERED:
+                break
+        after = float(anim_world(m)[0][0, 1])
+        print(f"the animation's pelvis {before:.3f} m up before, {after:.3f} m risen")
+        assert went and motion.mode(m) == motion.POWERED
+        assert abs(after - before) < 0.01

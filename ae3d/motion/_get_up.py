@@ -583,9 +583,12 @@ def _start_keyed(m: Motion, up: bool, pose: Any = None) -> None:
     turn = math.atan2(math.sin(turn), math.cos(turn))
     c, sn = math.cos(turn), math.sin(turn)
     rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])
-    a_sole = rot @ K.sole_point(r, ap, aq)
+    a_at = K.sole_point(r, ap, aq)
+    a_sole = rot @ a_at
     c_sole = K.sole_point(r, p2, q2)
-    g_here = K.ground_under(m.engine, float(a_sole[0]), float(a_sole[2]), float(ap[0, 1]))
+    # the ground the animation's own pose stands on: under its soles where they are (turned
+    # about the world's origin, the point could lie over a step or a seat far from it)
+    g_here = K.ground_under(m.engine, float(a_at[0]), float(a_at[2]), float(ap[0, 1]))
     g_there = K.ground_under(m.engine, float(c_sole[0]), float(c_sole[2]), top)
     move = np.array([c_sole[0] - a_sole[0], g_there - g_here, c_sole[2] - a_sole[2]])
     # keep the animation's own pose (a figure without a rig: the way writes over it)
@@ -807,9 +810,11 @@ def _start_clip(m: Motion, name: str, up: bool, pose: Any = None) -> None:
     turn_b = _yaw_of(K._qr(qe[0], fwd)) - _yaw_of(K._qr(aqw[0], fwd))
     turn_b = math.atan2(math.sin(turn_b), math.cos(turn_b))
     rot_b = _turn_about_y(turn_b, np.zeros(3))[:3, :3]
-    a_sole = rot_b @ K.sole_point(r, ap, aqw)
+    a_at = K.sole_point(r, ap, aqw)
+    a_sole = rot_b @ a_at
     c_sole = K.sole_point(r, pc, qc)
-    g_here = K.ground_under(m.engine, float(a_sole[0]), float(a_sole[2]), float(ap[0, 1]))
+    # under the animation's soles where they are (as the keyed way's, ``_start_keyed``)
+    g_here = K.ground_under(m.engine, float(a_at[0]), float(a_at[2]), float(ap[0, 1]))
     g_there = K.ground_under(m.engine, float(c_sole[0]), float(c_sole[2]), top)
     s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = s.ff[f, F_ANIM_POS:F_ANIM_POS + 3]
     s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4]
