@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo showcase test bench lint setup clean-cache
+.PHONY: demo showcase actions test bench lint setup clean-cache
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ demo: $(STAMP)
 
 showcase: $(STAMP)
 	@$(PY) examples/motion_showcase.py
+
+actions: $(STAMP)
+	@$(PY) examples/actions.py
 
 test: $(STAMP)
 	@$(PY) -m pytest tests
