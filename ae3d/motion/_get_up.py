@@ -19,9 +19,10 @@ propped on its arms can have its pelvis pointing anywhere; a figure on its side 
 Each way is three stages of ``stage`` (0.7 s), eased in and out (``_keyed``): the pose it lies
 in, the first key, a crouch, and the animation's own pose. The first stage takes longer where a
 bone lies so far from its first key that it would turn faster than ``max_turn`` (5 rad/s) at the
-stage's middle (``_first_stage_pace``: the spec's 6 degrees a step held whatever the landing). The keys between are the figure's
-reference bones bent by a lean per bone (``SIT_UP``, ``HANDS_KNEES``, ``CROUCH``, degrees, about
-the axis across the figure) and set down on the ground under them. The last key is the
+stage's middle (``_first_stage_pace``: the spec's 6 degrees a step held whatever the landing).
+The keys between are the figure's reference bones bent by a lean per bone (``SIT_UP``,
+``HANDS_KNEES``, ``CROUCH``, degrees, about the axis across the figure) and set down on the ground
+under them. The last key is the
 animation's pose moved (``F_GU_MOVE``) so its feet are where the crouch's are and turned to face
 the way the figure rose; once up, the animation itself is moved there (a dressed figure's rig
 root, else its ``set_animation`` pelvis), so it takes over with nothing to jump. Each step the
@@ -112,8 +113,8 @@ from ._layout import (
     PB_TARGET,
     POWERED,
     S_GU_DOWN_DROP,
-    S_GU_MAX_TURN,
     S_GU_DOWN_LEAN,
+    S_GU_MAX_TURN,
     S_GU_STAGE,
     S_GU_STILL_MOVE,
     S_GU_STILL_STEPS,

@@ -42,8 +42,8 @@ Lever arms. Box2D applies each impulse at r_A from A's centre and r_B from B's c
 anchors frozen; once the bodies have moved apart within the step those are two different world
 points and a little angular momentum is made. We shift both by half the relative displacement,
 ``r_A' = r_A + ½(Δp_B - Δp_A)`` and ``r_B' = r_B - ½(Δp_B - Δp_A)``, which makes them one world
-point again, so contacts keep linear and angular momentum exactly. Not in a speculative row (the point
-apart at the sub-step's start) against a side that takes no impulse (inverse mass 0: the
+point again, so contacts keep linear and angular momentum exactly. Not in a speculative row (the
+point apart at the sub-step's start) against a side that takes no impulse (inverse mass 0: the
 ground, a static or kinematic body): there the shift keeps no momentum, and the normal velocity
 the row holds, n·(v_B + ω_B×r_B'), is no longer the rate of the separation it tracks,
 n·(v_B + ω_B×r_B) (above): they differ by n·(ω_B × ½Δp_B), which grows with the body's fall and
