@@ -400,16 +400,16 @@ def test_caught_sitting_holds_its_shape_at_full_strength(caught_sitting, name):
 
 # ------------------------------------------------------------------------------ propped, no limbo
 # Box men and Mixamo men struck at the chest from behind and to a side (110-130 degrees about +Y
-# from the pelvis's forward and the mirror 230-250, 450-550 N·s), stepping and set to writhe for
-# 3 s. Session 13: the box man from 118.125 degrees at 500 N·s fell back propped on its hands and
-# feet (pelvis 0.28 m up, lean 1.53 rad: not down by the landing's 25 cm) and stayed there
-# neither landed nor caught for 5.82 s, 230 at 550 for 3.72 s: the spine's bend away from a fall
-# toward its back went on and off every step or two (its way on the backwards cone's edge, cos -0.5), its trunk jerked at 0.05-0.5 m/s
-# and was never still for the caught rule's third of a second. _fall.py now keeps a spine bent
-# that way once the figure leans past the landing's lean (118.125 at 500 N·s: neither for 0.80
-# s, landed 0.65 s after it was propped; 230 at 550: 0.35 s). The limit: coming down takes
-# about half a second, the spec lets a figure landed on its back settle 1.3 s ("every fall
-# backwards and sideways is still within 1.3 s") and being caught takes a third of a second
+# from the pelvis's forward and the mirror 230-250, 450-550 N·s), stepping and set to writhe for 3
+# s. Session 13: the box man from 118.125 degrees at 500 N·s fell back propped on its hands and feet
+# (pelvis 0.28 m up, lean 1.53 rad: not down by the landing's 25 cm) and stayed there neither landed
+# nor caught for 5.82 s, 230 at 550 for 3.72 s: the spine's bend away from a fall toward its back
+# went on and off every step or two (its way on the backwards cone's edge, cos -0.5), its trunk
+# jerked at 0.05-0.5 m/s and was never still for the caught rule's third of a second. _fall.py now
+# keeps a spine bent that way once the figure leans past the landing's lean (118.125 at 500 N·s:
+# neither for 0.80 s, landed 0.65 s after it was propped; 230 at 550: 0.35 s). The limit: coming
+# down takes about half a second, the spec lets a figure landed on its back settle 1.3 s ("every
+# fall backwards and sideways is still within 1.3 s") and being caught takes a third of a second
 # still: 2 s falling, neither landed nor caught, is more than a fall that is over takes.
 PROPPED_DEGS = (110.0, 114.0, 118.125, 122.0, 126.0, 130.0, 230.0, 234.0, 238.0, 242.0, 246.0,
                 250.0)
