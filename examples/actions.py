@@ -22,12 +22,14 @@ hold them. In a window where there is a display; headless (EGL) into an MP4 wher
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+
+import _cli  # noqa: E402
 
 from ae3d import engine, figure, motion, physics, render  # noqa: E402
 
@@ -146,25 +148,10 @@ class Script(engine.PhaseProcessor):
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default="out/actions.mp4")
-    ap.add_argument("--seconds", type=float, default=12.0)
-    ap.add_argument("--size", default="1280x720")
-    ap.add_argument("--fps", type=int, default=30)
-    ap.add_argument("--headless", action="store_true", help="an MP4 even with a display")
-    ap.add_argument("--quality", default="auto", choices=("auto", "high", "low"),
-                    help="render preset (default auto: low on a software GL, else high)")
-    args = ap.parse_args()
-    w, h = (int(v) for v in args.size.lower().split("x"))
+    args = _cli.parser(__doc__, "out/actions.mp4", 12.0).parse_args()
     with engine.Engine() as e:
         build(e)
-        if not args.headless and render.window_available():
-            render.window(e, quality=args.quality)
-            return
-        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        n = render.record(e, args.out, seconds=args.seconds, fps=args.fps, width=w, height=h,
-                          quality=args.quality)
-        print(f"wrote {args.out}: {n} frames, {w}x{h}, {math.floor(args.seconds)} s")
+        _cli.show(e, args)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ from ae3d.motion import _layout as ML
 from ae3d.physics import _layout as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from motion.measure import angles  # noqa: E402
+from motion.measure import qrot as _rot  # noqa: E402
 
 DT = 1.0 / 60.0
 # m: the bedroll's half extents per rig: 0.8 m wide, 5 cm thick, and 2 m long for the box man
@@ -48,20 +50,6 @@ HOLD = 1.0                    # s lain before getting up
 AFTER = 1.0                   # s watched after the hand-over
 SPACING = 5.0                 # m between the figures' places
 RIGS = {"box man": "boxman.glb", "Mixamo man": "mixamo_man.glb"}
-
-
-def angles(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
-    """(n,) deg between rotations row by row."""
-    d = np.abs(np.einsum("ij,ij->i", qa, qb)).clip(0.0, 1.0)
-    return np.degrees(2.0 * np.arccos(d))
-
-
-def _rot(q, v) -> np.ndarray:
-    x, y, z, w = q
-    v = np.asarray(v, float)
-    u = np.array([x, y, z])
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
 
 
 def capsule_ends(bf, bodies) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

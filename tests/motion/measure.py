@@ -36,6 +36,12 @@ def qangle(a, b) -> float:
     return 2.0 * math.acos(min(1.0, d))
 
 
+def angles(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
+    """(n,) deg between rotations (n, 4) row by row (the turn of each body in a step)."""
+    d = np.abs(np.einsum("ij,ij->i", qa, qb)).clip(0.0, 1.0)
+    return np.degrees(2.0 * np.arccos(d))
+
+
 def qrot(q, v) -> np.ndarray:
     x, y, z, w = q
     u = np.array([x, y, z])

@@ -38,6 +38,8 @@ from ae3d.motion import _layout as ML
 from ae3d.physics import _layout as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from motion.measure import angles  # noqa: E402
+from motion.measure import qrot as _rot  # noqa: E402
 
 DT = 1.0 / 60.0
 SETTLE = 0.5                  # s standing before sitting down
@@ -56,20 +58,6 @@ def ahead_for(height: float, round_: bool) -> float:
     if height < HIGH:
         return 0.0
     return 0.05 if round_ else SEAT_HALF[1] - 0.03
-
-
-def angles(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
-    """(n,) deg between rotations row by row."""
-    d = np.abs(np.einsum("ij,ij->i", qa, qb)).clip(0.0, 1.0)
-    return np.degrees(2.0 * np.arccos(d))
-
-
-def _rot(q, v) -> np.ndarray:
-    x, y, z, w = q
-    v = np.asarray(v, float)
-    u = np.array([x, y, z])
-    t = 2.0 * np.cross(u, v)
-    return v + w * t + np.cross(u, t)
 
 
 def segment_points(bf, s, n: int = 401) -> tuple[np.ndarray, float]:
