@@ -68,6 +68,8 @@ from numba import njit
 from ae3d import human, physics
 from ae3d._validate import nonneg
 from ae3d.physics._layout import (
+    A_L_ANG,
+    A_L_UP,
     A_TMAX,
     B_POS,
     B_QUAT,
@@ -471,7 +473,17 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         # it lies once still again, let go (the stillness that caught it doesn't count)
         fi[f, F_LYING] = 0
         ff[f, F_STILL_T] = 0.0
-        af[fi[f, F_UPRIGHT], A_TMAX] = 0.0
+        # the upright anchor let go entirely: its cap and its accumulated impulses (warm-started
+        # every sub-step whatever the cap, as _balance.py and physics.anchor_set_cap clear them).
+        # Capped at 0 alone, its last impulse went on turning the lower back for as long as the
+        # figure lay let go: a Mixamo man from 250 degrees at 430 N·s never came to lie and
+        # travelled 8 m at 1 to 3.5 m/s over 6 s (aephysics#58's fault, here again)
+        ku = fi[f, F_UPRIGHT]
+        af[ku, A_TMAX] = 0.0
+        for c in range(3):
+            af[ku, A_L_ANG + c] = 0.0
+        af[ku, A_L_UP] = 0.0
+        af[ku, A_L_UP + 1] = 0.0
         # caught sitting, its pelvis's front up past on_back, it is on its back: it writhes at
         # once (below), its arms behind going out. Let go to go down first, the box man from
         # 118 degrees at 500 N·s, sitting back on its hands, sat up in 0.13 s: taken as caught
