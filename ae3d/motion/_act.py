@@ -338,7 +338,6 @@ def _start(m: Motion, yaw: float) -> None:
     A figure facing more than ``TURN_FIRST`` off the way turns there first, standing
     (``_plan_turn``), and lies down from there (``after_step``); else it lies down at once
     (``_plan_lie``)."""
-    from . import _modes
     from ._pose import body_local
     s = service(m.engine)
     f = m.slot
@@ -357,14 +356,26 @@ def _start(m: Motion, yaw: float) -> None:
         _plan_turn(m, k0, sole, off)
     else:
         _plan_lie(m, yaw, k0, sole, float(P[0, 1]) + G._GROUND_ABOVE)
+    begin(m, k0[0], k0[1], P, Q)
+
+
+def begin(m: Motion, k0q: np.ndarray, k0t: np.ndarray, P: np.ndarray, Q: np.ndarray) -> None:
+    """Hand figure ``m`` over to ACTING for a way whose keys are written: the mode to end in kept
+    (``F_RESUME``), the animation set to key 0 (local ``k0q``, ``k0t``), the way's bodies to
+    ``P``, ``Q`` (m, quaternions), its own bodies passing through each other, no blend, a
+    dressed figure's rig owned by the way (lying down and sitting, ``_sit.py``)."""
+    from . import _modes
+    s = service(m.engine)
+    f = m.slot
+    nb = m.ragdoll.bones
     s.fi[f, F_RESUME] = POWERED if int(s.fi[f, F_MODE]) == POWERED else ANIMATED
-    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0[1][0]
-    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0[0][0]
-    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0[0][1:]
+    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0t[0]
+    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0q[0]
+    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0q[1:]
     s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3] = P
     s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4] = Q
     _modes.hand_over(m, ACTING)
-    K.pass_through(r, True)
+    K.pass_through(m.ragdoll, True)
     s.fi[f, F_BLEND] = BLEND_NONE
     s.fi[f, F_RIG_BLEND] = BLEND_NONE
     if m.rig is not None:

@@ -68,11 +68,8 @@ from . import _get_up as G
 from . import _keyed as K
 from ._layout import (
     ACTING,
-    ANIMATED,
-    BLEND_NONE,
     F_ANIM_POS,
     F_ANIM_ROT,
-    F_BLEND,
     F_GU_BASE_P,
     F_GU_BASE_Q,
     F_GU_CLIP_D,
@@ -85,8 +82,6 @@ from ._layout import (
     F_GU_WAY,
     F_MODE,
     F_RESUME,
-    F_RIG_BLEND,
-    F_RIG_OWNED,
     GETTING_UP,
     LIMP,
     PB_GU_BASE_Q,
@@ -712,7 +707,7 @@ def _start_sit(m: Motion, got: dict) -> None:
     """Begin sitting: key 0 the pose it stands in, keys 1-2 the hips going down and onto the
     seat, the sat key as the way's last (kept where the way up keeps the animation's own pose,
     with no move); the animation's own pose kept (``_act._KEPT``) to put back."""
-    from . import _act, _modes
+    from . import _act
     from ._pose import body_local
     s = service(m.engine)
     f = m.slot
@@ -738,18 +733,7 @@ def _start_sit(m: Motion, got: dict) -> None:
     s.fi[f, F_GU_SOLES] = 0b111       # the soles' middle kept every stage
     s.fi[f, F_GU_DUE] = 0
     s.fi[f, F_GU_DONE] = 0
-    s.fi[f, F_RESUME] = POWERED if int(s.fi[f, F_MODE]) == POWERED else ANIMATED
-    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0t[0]
-    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0q[0]
-    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0q[1:]
-    s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3] = P
-    s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4] = Q
-    _modes.hand_over(m, ACTING)
-    K.pass_through(r, True)
-    s.fi[f, F_BLEND] = BLEND_NONE
-    s.fi[f, F_RIG_BLEND] = BLEND_NONE
-    if m.rig is not None:
-        s.fi[f, F_RIG_OWNED] = 1
+    _act.begin(m, k0q, k0t, P, Q)
 
 
 def _turned_bodies(P: np.ndarray, Q: np.ndarray, about: np.ndarray, a: float) -> tuple:
@@ -767,7 +751,7 @@ def _start_turn(m: Motion, seat: np.ndarray, yaw: float, sole: np.ndarray, off: 
     """Begin sitting with a turn on the spot (``_act._plan_turn``, as lying down does: its
     standing pose turned about its soles' middle, a 0.7 s stage for each quarter turn or part,
     its feet free to turn with it); ``_after_turn`` begins the way down once it is round."""
-    from . import _act, _modes
+    from . import _act
     from ._pose import body_local
     s = service(m.engine)
     f = m.slot
@@ -781,18 +765,7 @@ def _start_turn(m: Motion, seat: np.ndarray, yaw: float, sole: np.ndarray, off: 
                          plant_from=0, yaw=yaw, sole=sole, seat=seat, then=_after_turn)
     _act._plan_turn(m, k0, sole, off)
     s.fi[f, F_GU_WAY] = WAY_SIT
-    s.fi[f, F_RESUME] = POWERED if int(s.fi[f, F_MODE]) == POWERED else ANIMATED
-    s.ff[f, F_ANIM_POS:F_ANIM_POS + 3] = k0[1][0]
-    s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4] = k0[0][0]
-    s.pbf[f, 1:nb, PB_TARGET:PB_TARGET + 4] = k0[0][1:]
-    s.pbf[f, :nb, PB_GU_P:PB_GU_P + 3] = P
-    s.pbf[f, :nb, PB_GU_Q:PB_GU_Q + 4] = Q
-    _modes.hand_over(m, ACTING)
-    K.pass_through(r, True)
-    s.fi[f, F_BLEND] = BLEND_NONE
-    s.fi[f, F_RIG_BLEND] = BLEND_NONE
-    if m.rig is not None:
-        s.fi[f, F_RIG_OWNED] = 1
+    _act.begin(m, k0[0], k0[1], P, Q)
 
 
 def _after_turn(m: Motion) -> None:
