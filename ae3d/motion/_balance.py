@@ -33,6 +33,7 @@ from ._layout import (
     F_ANIM_ROT,
     F_FALLING,
     F_HEADING,
+    F_KNOCKED,
     F_LAND,
     F_LEAN,
     F_LETGO,
@@ -152,8 +153,10 @@ def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local
         # assist); an unprotected one keeps only the brake
         up_cap = (prm[S_FALL_ASSIST] * prm[S_BALANCE_TORQUE] * s if fi[f, F_PROTECTIVE] != 0
                   else brake)
-    if fi[f, F_LAND] == LAND_DOWN:
-        # landed (_landing.py): the balance lets go (an anchor at nothing applies nothing)
+    if fi[f, F_LAND] == LAND_DOWN or fi[f, F_KNOCKED] != 0:
+        # landed (_landing.py), or knocked off a keyed way (_hits.knock_off): the balance lets
+        # go (an anchor at nothing applies nothing). The fall's assist held a knocked sitter's
+        # pelvis up as it went over onto its knees, and it crawled back 1.5 m
         up_cap = 0.0
     head_cap = (prm[S_HEADING_TORQUE] * s
                 if (powered and on_soles and ff[f, F_LEAN] < prm[S_FALL_LEAN]) else 0.0)
@@ -209,12 +212,17 @@ def balance_post(f, powered, ff, fi, pbi, prm, up_local, bf):
         # lean from 1.52 to 0.02 rad in 0.13 s, its pelvis 0.17 m up), was taken as caught
         # upright, its landing and writhing reset, and its balance stood it up
         down = fi[f, F_LAND] == LAND_DOWN and ff[f, F_WRITHE_S] > 0.0
-        if le > fall_lean:
+        # knocked off a keyed way (_hits.knock_off) it is fallen however it leans until it
+        # gets up: its lean is read against the clip's standing pelvis, and a sitter's pelvis,
+        # upright, was taken as caught, its balance back, and flung 3.7 m it landed on its feet
+        knocked = fi[f, F_KNOCKED] != 0
+        if le > fall_lean or knocked:
             fi[f, F_FALLING] = 1
         elif le < prm[S_CAUGHT_LEAN] and not down:
             fi[f, F_FALLING] = 0
     else:
         fi[f, F_FALLING] = 0
+        fi[f, F_KNOCKED] = 0
 
 
 # ------------------------------------------------------------------------------ the façade

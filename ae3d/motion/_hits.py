@@ -64,19 +64,29 @@ from ae3d.physics._layout import (
 
 from . import _checks
 from ._layout import (
+    ACTING,
     ANIMATED,
+    F_FALLING,
+    F_FELL_AGAIN,
+    F_HOLD,
+    F_KNOCKED,
     F_MODE,
     F_NBONES,
     F_STRUCK_BONE,
+    F_STRUCK_BY,
     F_STRUCK_J,
+    F_STRUCK_V,
+    GETTING_UP,
     PB_BODY,
     POWERED,
     S_BLOW_OVERCOMES,
     S_BLOW_OVERCOMES_AHEAD,
     S_HIT_CAP,
     S_HIT_SPEED,
+    S_HOLD_SHARE,
     S_STRUCK_SPEED,
 )
+from ._modes import from_animation
 from ._service import NEIGHBOURS, Motion, bone_of, check, finite, service
 
 
@@ -131,11 +141,12 @@ def hits_pre(bf, bi, n, dt, out):
 
 @njit(cache=True, _nrt=False)
 def hits_post(f, ff, fi, pbi, owner):
-    """After the physics step, figure f (live, stepped): no strike yet; an ANIMATED figure's
-    bodies marked as its own in ``owner`` (world body count) for ``hits_scan``."""
+    """After the physics step, figure f (live, stepped): no strike yet; the bodies of a figure
+    following its animation (ANIMATED, or on a keyed way: GETTING_UP, ACTING) marked as its own
+    in ``owner`` (world body count) for ``hits_scan``."""
     fi[f, F_STRUCK_BONE] = -1
     ff[f, F_STRUCK_J] = 0.0
-    if fi[f, F_MODE] != ANIMATED:
+    if not from_animation(fi[f, F_MODE]):
         return
     nb_world = owner.shape[0]
     for b in range(fi[f, F_NBONES]):
@@ -189,16 +200,15 @@ def hits_scan(ff, fi, pbi, bf, bi, mi, mf, nm, v0, owner, speed_min):
             if closing <= 0.0:
                 continue
             mf_ = bf[me, B_MASS]
-            if k == KIND_DYNAMIC:
-                mo = bf[other, B_MASS]
-                meff = mf_ * mo / (mf_ + mo)
-            else:
-                meff = mf_
+            mo = bf[other, B_MASS] if k == KIND_DYNAMIC else 0.0
+            meff = mf_ * mo / (mf_ + mo) if mo > 0.0 else mf_
             j = meff * closing
             if j > ff[f, F_STRUCK_J]:
                 if fi[f, F_STRUCK_BONE] < 0:
                     struck += 1
                 ff[f, F_STRUCK_J] = j
+                ff[f, F_STRUCK_BY] = mo
+                ff[f, F_STRUCK_V] = closing
                 # the bone of the body struck
                 for bb in range(fi[f, F_NBONES]):
                     if pbi[f, bb, PB_BODY] == me:
@@ -231,7 +241,10 @@ def hit(body: Motion, bone: int, point: Any, impulse: Any, use_cost: bool = Fals
     The blow takes a share of the struck bone's muscle and half that of its neighbours', coming
     back over ``set_recovery`` seconds: by default the speed the blow gives the struck bone over
     1.6 m/s, capped at 95 %; ``hit(body, bone, point, impulse, True, cost)`` takes cost x 95 %
-    instead (cost in [0, 1]). An ANIMATED figure goes POWERED the moment it is struck (#581)."""
+    instead (cost in [0, 1]). An ANIMATED figure goes POWERED the moment it is struck (#581); one
+    on a keyed way (getting up, or acting: sitting, lying, eating) keeps to it unless the blow
+    knocks it off (``knocked_off_its_way``), when it goes POWERED with its balance let go and
+    falls."""
     from ._modes import hand_over
     m = check(body)
     _checks.hit_args(m, bone, point, impulse, use_cost, cost)
@@ -256,14 +269,64 @@ def hit(body: Motion, bone: int, point: Any, impulse: Any, use_cost: bool = Fals
     # a part off the clip (limp, or POWERED on an ANIMATED figure, _parts.py) takes a blow the
     # balance holds on its own: the rest stays on the clip (#658)
     from ._parts import keeps_clip
-    if (int(s.fi[m.slot, F_MODE]) == ANIMATED
-            and not keeps_clip(m, b, float(np.linalg.norm(j)))):
+    mode = int(s.fi[m.slot, F_MODE])
+    if mode == ANIMATED and not keeps_clip(m, b, float(np.linalg.norm(j))):
         hand_over(m, POWERED)
+    elif mode in KEYED and knocked_off_its_way(m, _off_the_ground(j), j):
+        knock_off(m)
     blow_takes(m, b, float(np.linalg.norm(j)), share, j)
     # the hand to the wound (_wound.py): kept before the impulse, judged after its step
     from ._wound import wounded
     wounded(m, b, p)
     physics.apply_impulse(e, w.handle(slot), j, p)
+
+
+# the modes on a keyed way: the bodies held to the way's keys by the follow anchors (_get_up.py,
+# _act.py); uncapped, the anchors take any blow out of the bodies within a few steps
+KEYED = (GETTING_UP, ACTING)
+
+
+def knocked_off_its_way(m: Motion, impulse: float, way: np.ndarray | None) -> bool:
+    """A blow of ``impulse`` N·s along ``way`` (world; None: not known) on a figure on a keyed
+    way (getting up, sitting, lying, eating: its bodies held to the way's keys by the follow
+    anchors) knocks it off the way when it gives the whole figure more than the balance keeps
+    standing (``_overcomes``: blow_overcomes, or blow_overcomes_ahead from behind): the anchors,
+    uncapped, would hold it through any blow. Below that the way holds it: the struck bodies give
+    and the anchors bring them back, and the blow takes its share of the muscle."""
+    w = m.engine.physics
+    total = float(np.sum(w.bf[m.ragdoll.bodies, PL.B_MASS]))
+    return total > 0.0 and impulse / total > _overcomes(m, service(m.engine).prm, way)
+
+
+def _off_the_ground(j: np.ndarray) -> float:
+    """N·s: a blow's impulse less its part straight down, which drives the figure into what it
+    sits or lies on (a seat, the ground) rather than off it."""
+    return math.sqrt(float(j[0]) ** 2 + max(float(j[1]), 0.0) ** 2 + float(j[2]) ** 2)
+
+
+def knock_off(m: Motion) -> None:
+    """Figure ``m`` knocked off its keyed way (``knocked_off_its_way``): the way ended where it
+    is, POWERED and fallen until it gets up (``F_KNOCKED``: balance_post keeps it falling,
+    balance_pre lets the balance go), its joints holding the shape they were struck in on the
+    landing's share (``hold_share``) while the protective fall's reach and tuck take the arms
+    and head, and landing wherever it comes to rest (as a figure falling again does). Handed
+    to POWERED as it was, the joints drove to the clip's standing pose: a sitter struck from
+    behind straightened its legs in the air and, its pelvis upright, was taken as caught and
+    landed on its feet 3.7 m away."""
+    from ._landing import take_shape
+    from ._modes import hand_over
+    s = service(m.engine)
+    w = m.engine.physics
+    f = m.slot
+    s.fi[f, F_KNOCKED] = 1          # read as the action ends (_eat.end); hand_over clears it
+    from ._sit import knocked
+    knocked(m)                      # a sitter: watched till it rests (sat again if on its seat)
+    hand_over(m, POWERED)
+    take_shape(f, m.ragdoll.bones, s.pbf, s.pbi, w.bf, w.ji)
+    s.ff[f, F_HOLD] = s.prm[S_HOLD_SHARE]
+    s.fi[f, F_KNOCKED] = 1
+    s.fi[f, F_FALLING] = 1
+    s.fi[f, F_FELL_AGAIN] = 1
 
 
 def blow_takes(m: Motion, b: int, impulse: float, share: float | None,
@@ -337,16 +400,35 @@ def struck_rows(s: Any, rows: list[int]) -> None:
             struck(m, int(s.fi[f, F_STRUCK_BONE]), float(s.ff[f, F_STRUCK_J]))
 
 
+def _whole_figure(m: Motion, s: Any) -> float:
+    """N·s: the blow of the body that struck figure ``m`` this step on the whole figure, as a
+    perfectly inelastic impact of the two (F_STRUCK_BY kg at F_STRUCK_V m/s; a kinematic body,
+    the figure's mass times the speed). On a keyed way the figure is held together by its
+    anchors, and the struck bone's share alone (F_STRUCK_J) read a kinematic car at 10 m/s into
+    a sitter's chest as 150 N·s, a blow it keeps its seat through."""
+    mass = float(np.sum(m.engine.physics.bf[m.ragdoll.bodies, PL.B_MASS]))
+    mo = float(s.ff[m.slot, F_STRUCK_BY])
+    v = float(s.ff[m.slot, F_STRUCK_V])
+    return (mass * mo / (mass + mo) if mo > 0.0 else mass) * v
+
+
 def struck(m: Motion, bone: int, impulse: float) -> None:
-    """An ANIMATED figure struck by a body in the step just taken: POWERED, and the blow takes
+    """A figure following its animation struck by a body in the step just taken. ANIMATED:
+    POWERED, and the blow takes
     its share as ``hit``'s does. The blow already moved the bodies, so the hand-over's offset is
     measured from where they were as the step began: what the blow did shows on the frame it
     landed (#581), as a ``hit`` does. A body striking a part off the clip (limp, or POWERED on
     its own muscles) leaves the figure ANIMATED by ``hit``'s rule (``_parts.keeps_clip``): the
-    part swings and the rest walks its clip, unless the blow overcomes the balance."""
+    part swings and the rest walks its clip, unless the blow overcomes the balance. On a keyed
+    way (GETTING_UP, ACTING) it keeps to the way unless the blow knocks it off
+    (``knocked_off_its_way``): a car into a sitter."""
     from ._modes import hand_over
     from ._parts import keeps_clip
-    if keeps_clip(m, bone, impulse):
+    s = service(m.engine)
+    keyed = int(s.fi[m.slot, F_MODE]) in KEYED
+    keeps = (not knocked_off_its_way(m, _whole_figure(m, s), None)) if keyed else keeps_clip(
+        m, bone, impulse)
+    if keeps:
         blow_takes(m, bone, impulse, None)
         return
     w = m.engine.physics
@@ -356,7 +438,10 @@ def struck(m: Motion, bone: int, impulse: float) -> None:
     w.bf[slots, PL.B_POS:PL.B_POS + 3] = w.bf[slots, PL.B_POS0:PL.B_POS0 + 3]
     w.bf[slots, PL.B_QUAT:PL.B_QUAT + 4] = w.bf[slots, PL.B_QUAT0:PL.B_QUAT0 + 4]
     try:
-        hand_over(m, POWERED)
+        if keyed:
+            knock_off(m)
+        else:
+            hand_over(m, POWERED)
     finally:
         w.bf[slots, PL.B_POS:PL.B_POS + 3] = now_p
         w.bf[slots, PL.B_QUAT:PL.B_QUAT + 4] = now_q

@@ -141,7 +141,7 @@ def _store_rel(pbf, f, b, bf, a, qx, qy, qz, qw):
 
 
 @njit(cache=True, _nrt=False)
-def _take_shape(f, nb, pbf, pbi, bf, ji):
+def take_shape(f, nb, pbf, pbi, bf, ji):
     """PB_HELD_Q: every joint's body-relative rotation now (qA^-1 qB)."""
     for b in range(1, nb):
         j = pbi[f, b, PB_JOINT]
@@ -217,7 +217,7 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, jf, ji):
             fi[f, F_LAND] = st
             fi[f, F_LYING] = 0
             ff[f, F_HOLD] = prm[S_HOLD_SHARE] if st == LAND_DOWN else 1.0
-            _take_shape(f, nb, pbf, pbi, bf, ji)
+            take_shape(f, nb, pbf, pbi, bf, ji)
             if st == LAND_DOWN:
                 _keep_tuck(f, nb, pbf, pbi, bf, jf, ji)
             fi[f, F_SHAPE_NEW] = 1
@@ -231,7 +231,7 @@ def landing_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, bf, jf, ji):
         fi[f, F_LAND] = LAND_DOWN
         ff[f, F_HOLD] = prm[S_HOLD_SHARE]
         ff[f, F_STILL_T] = 0.0
-        _take_shape(f, nb, pbf, pbi, bf, ji)
+        take_shape(f, nb, pbf, pbi, bf, ji)
         fi[f, F_SHAPE_NEW] = 1
         return True
     # after lying (or being caught) still, the trunk moving again: it falls again

@@ -89,7 +89,10 @@ F_STRUCK_LAST_P = 79  # 79..81 the point struck last, in its bone's body frame (
 # owner _fall.py, session 9 (the far arm's share, taken as the fall begins)
 F_FALL_FAR = 82   # 82..83 each arm's share of the reach turned to the front (0..1)
 F_STEP_HIP = 84   # rad: the pelvis held tipped forward over the hips stepping back (issue 14)
-FF_COUNT = 85
+# owner _hits.py, session 15 (a body striking a figure on a keyed way: the whole figure's blow)
+F_STRUCK_BY = 85  # kg: the body behind F_STRUCK_J (0: kinematic, as heavy as need be)
+F_STRUCK_V = 86   # m/s: its closing speed along the contact's normal
+FF_COUNT = 87
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py
@@ -176,7 +179,10 @@ F_FELL_AGAIN = 50  # 1: it fell again after lying or being caught still (its nex
                    # it: caught once, it is not caught again until it stands)
 # owner _fall.py (issue 12, session 11: the caught figure tips onto its face)
 F_ARM_GIVEN = 51   # 51..52 1: falling again, that arm's hand was down: it gave (left, right)
-FI_COUNT = 53
+# owner _hits.py (session 15: a blow to a figure on a keyed way)
+F_KNOCKED = 53     # 1: knocked off a keyed way (getting up, acting): falling, holding the shape it
+                   # was struck in, until it lands (balance_post, _landing.py)
+FI_COUNT = 54
 
 # writhing's states (F_WRITHE)
 WRITHE_NONE = 0

@@ -170,6 +170,7 @@ def hand_over(m: Motion, mode: int, first: bool = False) -> None:
             _pose.rig_hand_over(m, old, mode)
     s.fi[m.slot, F_MODE] = mode
     s.fi[m.slot, F_FALLING] = 0
+    s.fi[m.slot, L.F_KNOCKED] = 0
     s.ff[m.slot, F_LETGO] = 0.0
     if mode in FROM_ANIMATION:
         physics.ragdoll_set_powered(r, False)

@@ -56,6 +56,7 @@ limb. Units: m, s, rad; leans and angles in degrees where named so.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 import numpy as np
@@ -80,6 +81,8 @@ from ._layout import (
     F_GU_SOLES,
     F_GU_T,
     F_GU_WAY,
+    F_KNOCKED,
+    F_LYING,
     F_MODE,
     F_RESUME,
     GETTING_UP,
@@ -895,9 +898,63 @@ def after_step(s: Any) -> None:
             continue
         if int(s.fi[f, F_GU_WAY]) == WAY_STAND_UP and float(s.ff[f, F_GU_T]) >= end - 1e-9:
             _finish_stand(m)
+    _reseat_knocked(s)
     # what a sitter holds (_eat.py): placed, and the hands solved onto it, for the next step
     from . import _eat
     _eat.after_step(s)
+
+
+# ------------------------------------------------------------------------------ knocked, still sat
+# sitters knocked off their way (_hits.knock_off) -> True, until they come to rest
+_KNOCKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+SEAT_REST = 0.25    # m: the hips' middle this near the seat's surface under it rests on it
+
+
+def knocked(m: Motion) -> None:
+    """``_hits.knock_off``, before the way ends: a sitter is watched till it comes to rest."""
+    if sitting(m):
+        _KNOCKED[m] = True
+
+
+def _on_a_seat(m: Motion) -> np.ndarray | None:
+    """Where figure ``m``'s hips' middle rests on a seat (m; its surface under them, at least
+    SEAT_LOW over the ground under its soles, and the hips within SEAT_REST of it), or None."""
+    from ._act import hips_point
+    P, Q = G._bodies(m)
+    hp = hips_point(m.ragdoll, P, Q)
+    sole = K.sole_point(m.ragdoll, P, Q)
+    e = m.engine
+    top = K.ground_under(e, float(hp[0]), float(hp[2]), float(hp[1]))
+    ground = K.ground_under(e, float(sole[0]), float(sole[2]), float(sole[1]) + 0.3)
+    if top - ground < SEAT_LOW or hp[1] - top > SEAT_REST:
+        return None
+    return np.array([hp[0], top, hp[2]])
+
+
+def _reseat_knocked(s: Any) -> None:
+    """Sitters knocked off their way that came to rest still on a seat (a blow along a log slid
+    the Mixamo man 0.35 m down it, and it sat there slumped, fallen and never ``down``, so never
+    got up) sit again where they are: the sit's keys planned from the pose they rest in, facing
+    the way the pelvis faces. One that came to rest anywhere else is left to the fall's ways
+    (on the ground: it lies and gets up)."""
+    for m in list(_KNOCKED):
+        f = m.slot
+        if f >= s.n or s.handles[f] is not m or int(s.fi[f, F_KNOCKED]) == 0:
+            _KNOCKED.pop(m, None)
+            continue
+        if int(s.fi[f, F_LYING]) == 0:
+            continue
+        del _KNOCKED[m]
+        seat = _on_a_seat(m)
+        if seat is None:
+            continue
+        P, Q = G._bodies(m)
+        fwd = K._qr(Q[0], np.array(_P.BONE_FORWARD_LOCAL[0], dtype=np.float64))
+        try:
+            got = _plan_sit(m, seat, math.atan2(float(fwd[0]), float(fwd[2])))
+        except ValueError:
+            continue
+        _start_sit(m, got)
 
 
 __all__ = ["WAY_SIT", "WAY_STAND_UP", "sit", "sit_spot", "sitting", "seated", "stand_up",

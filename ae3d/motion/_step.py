@@ -67,7 +67,6 @@ from ._get_up import get_up_pre
 from ._hits import hits_post, hits_pre, hits_scan
 from ._landing import landing_pre
 from ._layout import (
-    ANIMATED,
     F_ALIVE,
     F_DRESS,
     F_MODE,
@@ -118,10 +117,10 @@ def pre_step(want, dt, n, ff, fi, pbf, pbi, prm, parent, soles, up_local, fwd_lo
              jf, ji, af, si, nbody, v0):
     """Before the physics step, every live figure stepped with ``want``: the stage order above.
     ``v0`` (at least nbody, 3): the bodies' velocities for the struck scan. Returns True when
-    they were taken (an ANIMATED figure is stepped)."""
+    they were taken (a figure following its animation is stepped: ANIMATED, GETTING_UP, ACTING)."""
     taken = False
     for f in range(n):
-        if fi[f, F_ALIVE] != 0 and fi[f, F_STEPPED] == want and fi[f, F_MODE] == ANIMATED:
+        if fi[f, F_ALIVE] != 0 and fi[f, F_STEPPED] == want and from_animation(fi[f, F_MODE]):
             taken = True
     if taken:
         hits_pre(bf, bi, nbody, dt, v0)

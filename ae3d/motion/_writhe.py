@@ -88,7 +88,7 @@ from ae3d.physics._layout import (
 )
 
 from ._kin import qmul, qnorm, qrot
-from ._landing import _take_shape
+from ._landing import take_shape
 from ._layout import (
     F_HOLD,
     F_LAND,
@@ -558,7 +558,7 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     if t >= total or land != LAND_DOWN:
         # over: it lies still and holds the shape it ends in
         fi[f, F_WRITHE] = WRITHE_DONE
-        _take_shape(f, nb, pbf, pbi, bf, ji)
+        take_shape(f, nb, pbf, pbi, bf, ji)
         ff[f, F_HOLD] = prm[S_HOLD_SHARE]
         return True
     ff[f, F_WRITHE_T] = t + dt

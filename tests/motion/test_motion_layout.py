@@ -64,6 +64,8 @@ FLOAT_F += ("F_FALL_FAR",)
 FLOAT_F += ("F_STEP_HIP",)
 # falling again, each arm given (its hand was down; _fall.py, issue 12, session 11)
 WIDE.update({"F_ARM_GIVEN": 2})
+# a body striking a figure on a keyed way: its mass and closing speed (_hits.py, session 15)
+FLOAT_F += ("F_STRUCK_BY", "F_STRUCK_V")
 
 
 def _tile(cols, count):
