@@ -10,9 +10,12 @@ Left to right:
   takes the bowl beside it in both hands (``motion.hold``), takes two bites (``motion.eat``),
   lets go (the script puts the bowl back) and stands up (``motion.stand_up``);
 - a Mixamo man on a round log (``physics.add_log``): it sits, takes a cup in its right hand
-  (``motion.hold_cup``), drinks twice (``motion.drink``) and stands up (letting go first).
+  (``motion.hold_cup``), drinks twice (``motion.drink``) and stands up (letting go first);
+- a box man on another squared log, struck in the back with 300 N·s as it sits: knocked off its
+  seat, it falls forward, lands, lies a second and gets up by itself (``motion.set_get_up``).
 
-The first two are POWERED before and after (the muscles play their clips), the third ANIMATED;
+The first two and the last are POWERED before and after (the muscles play their clips), the third
+ANIMATED;
 each action is keyed on its contacts and its bodies follow the keys, so the seats and the ground
 hold them. In a window where there is a display; headless (EGL) into an MP4 where there is none:
 
@@ -31,17 +34,19 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 import _cli  # noqa: E402
 
-from ae3d import engine, figure, motion, physics, render  # noqa: E402
+from ae3d import engine, figure, human, motion, physics, render  # noqa: E402
 
 BEDROLL = (0.4, 0.025, 1.0)    # m: half extents (a thin static box on the ground)
 LOG_SQUARED = 0.45             # m: the squared log's top
 LOG_ROUND = 0.22               # m: the round log's radius (its top 0.44 m up)
 BOWL = (0.11, 0.035, 0.08)     # m: half extents (a kinematic box)
 CUP = (0.04, 0.05)             # m: radius, half length (a kinematic capsule standing)
+STRIKE = 300.0                 # N·s: the blow in the struck one's back (3.8 m/s on it)
 
 # (seconds, who, what): the script, from the start
 SCRIPT = (
     (0.5, "lier", "lie_down"), (0.5, "eater", "sit"), (0.5, "drinker", "sit"),
+    (0.5, "struck", "sit"), (4.0, "struck", "strike"),
     (3.0, "eater", "hold"), (3.0, "drinker", "hold_cup"),
     (3.8, "eater", "eat"), (3.8, "drinker", "drink"),
     (5.5, "lier", "get_up"),
@@ -79,7 +84,7 @@ def _spot(e, path: str, where, *args):
 
 
 def build(e):
-    """The three figures, their seats and their items. Returns {name: (Motion, dict)}."""
+    """The four figures, their seats and their items. Returns {name: (Motion, dict)}."""
     physics.set_ankles(e, True)      # feet of their own: the actions plant them
     physics.ground(e)
     cast = {}
@@ -112,8 +117,16 @@ def build(e):
     cup = physics.add_capsule(e, CUP[0], CUP[1], rest, kind="kinematic")
     cast["drinker"] = (body, dict(seat=seat, facing=facing, item=cup, rest=rest,
                                   grip=(-CUP[0] - 0.02, 0.0, 0.0)))
+    # the struck: a squared log further on, sat facing the camera, struck in the back as it sits
+    seat, facing = (4.4, LOG_SQUARED, -0.1), (0.0, 0.0, 1.0)
+    physics.add_box(e, (0.6, 0.5 * LOG_SQUARED, 0.15), (4.4, 0.5 * LOG_SQUARED, -0.1),
+                    kind="static")
+    spot = _spot(e, "boxman.glb", motion.sit_spot, seat, facing)
+    body = _figure(e, "struck", "boxman.glb", spot, _yaw(facing), motion.POWERED)
+    motion.set_get_up(body, 1.0)     # knocked down, it gets up by itself a second after lying
+    cast["struck"] = (body, dict(seat=seat, facing=facing, blow=(0.0, 0.0, STRIKE)))
     e.add_processor(Script(e, cast), engine.priorities.HANDOVER_STEP + 50)
-    render.camera_orbit(e, target=(0.0, 0.5, 0.0), distance=6.5, yaw=0.0, pitch=0.35)
+    render.camera_orbit(e, target=(1.1, 0.5, 0.4), distance=8.5, yaw=0.0, pitch=0.35)
     return cast
 
 
@@ -140,6 +153,10 @@ class Script(engine.PhaseProcessor):
                 motion.hold(body, a["item"], *a["grips"])
             elif what == "hold_cup":
                 motion.hold_cup(body, a["item"], a["grip"], True)
+            elif what == "strike":
+                # in the back at the chest: past what its balance keeps, it is knocked off
+                chest = physics.ragdoll_pose(body.ragdoll)[0][human.BONE_SPINE_03]
+                motion.hit(body, human.BONE_SPINE_03, chest, a["blow"])
             elif what == "put_back":
                 # let go, the item stays where it rests: putting it away is the game's part
                 physics.move_kinematic(e, a["item"], a["rest"], (0.0, 0.0, 0.0, 1.0))
