@@ -1,15 +1,16 @@
 """Blows to a figure on a keyed way: sitting on a log, lying on the ground, eating from a bowl
 (ACTING, #825) or rising from its back (GETTING_UP). Harness: tests/motion/struck_acting.py.
 
-The way's bodies follow its keys through the follow anchors, uncapped: before session 15 a
-5,000 N·s blow to a sitter's chest moved its pelvis 0.0 cm and a figure getting up rose through
-every blow as if it had not been struck. Now a blow that gives the whole figure more than its
-balance keeps standing (``blow_overcomes``, ``blow_overcomes_ahead`` from behind; its part
-straight down, into the seat or the ground, not counted) knocks it off the way: POWERED, fallen,
-the shape it was struck in held on the landing's share, the protective fall's reach and tuck;
-it lands, lies and gets up (set_get_up). A lighter blow the way holds: the struck bodies give and
-come back, and the blow takes its share of the muscle. A body that strikes it (the world's
-contacts) is judged on the whole figure as an inelastic impact of the two.
+The way's bodies follow its keys through the follow anchors, uncapped: before session 15 a 5,000
+N·s blow to a sitter's chest moved its pelvis 0.0 cm and a figure getting up rose through every
+blow as if it had not been struck. Now a blow that gives the whole figure more than its balance
+keeps standing (``blow_overcomes``, ``blow_overcomes_ahead`` from behind; its part straight down,
+into the seat or the ground, not counted) knocks it off the way: POWERED, fallen, the shape it was
+struck in held on the landing's share, the protective fall's reach and tuck; it lands, lies and
+gets up (set_get_up). A lighter blow the way holds: the blow takes its share of the muscle, the
+struck bone's follow anchors give by it and come back as it recovers, and the bone is drawn toward
+its body by as much. A body that strikes it (the world's contacts) is judged on the whole figure as
+an inelastic impact of the two.
 
 The sweep (both rigs, with feet): each of the four ways x four bones (chest, head, upper arm,
 thigh) x five ways (four level, one straight down) at 60, 250, 1,000 or 5,000 N·s (the strength
@@ -20,6 +21,9 @@ turning with the way: every bone takes every strength), 80 trials a rig.
 | widest joint gap, any blow / from 0.1 s after it | 10 cm (a tear) / 2 cm |
 | deepest body under the ground | 3 cm |
 | 60 N·s, any bone, any way | kept to its way; a sitter's or lier's pelvis within 3 cm 3 s on |
+| a sitter's head or arm, 60 N·s level | gives 8 cm or more, bodies and drawn |
+| a blow a sitter or lier keeps to its way through | the struck bone back within 2 cm 3 s on, |
+| | bodies and drawn |
 | straight down, any strength | kept to its way |
 | 1,000 N·s or more, level | knocked off |
 | knocked off | at rest within 5 s (landed; or, still on its seat, sat again), and stands again |
@@ -83,6 +87,25 @@ def test_light_blows_keep_to_the_way(sweep):
         if r["kind"] != "rise":
             assert r["acting_at_ask"], r
     assert drift <= 0.03
+
+
+def test_a_blow_the_way_keeps_gives_and_comes_back(sweep):
+    # the struck bone's anchor gives by the muscle the blow took and comes back with it
+    # (before: held at full strength, 60 N·s moved a sitter's head 4.6 cm)
+    kept = [r for r in sweep["rows"] if not r["knocked"] and r["kind"] in ("sit", "lie")]
+    limbs = [r for r in kept if r["kind"] == "sit" and r["J"] == 60.0
+             and r["bone"] in ("head", "upper arm") and r["way"] != "down"]
+    give = min(r["give"] for r in limbs)
+    give_drawn = min(r["give_drawn"] for r in limbs)
+    back, at = _worst(kept, "back")
+    back_drawn, at_drawn = _worst(kept, "back_drawn")
+    print(f"{sweep['rig']}: a sitter's head or arm struck with 60 N·s gives at least "
+          f"{give * 100:.1f} cm, drawn {give_drawn * 100:.1f}; 3 s on, a kept blow's bone at most "
+          f"{back * 100:.2f} cm from where it was struck ({at}), drawn {back_drawn * 100:.2f} "
+          f"({at_drawn})")
+    assert limbs
+    assert give >= 0.08 and give_drawn >= 0.08
+    assert back <= 0.02 and back_drawn <= 0.02
 
 
 def test_blows_into_what_holds_it_knock_nothing(sweep):

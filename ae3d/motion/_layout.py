@@ -92,7 +92,9 @@ F_STEP_HIP = 84   # rad: the pelvis held tipped forward over the hips stepping b
 # owner _hits.py, session 15 (a body striking a figure on a keyed way: the whole figure's blow)
 F_STRUCK_BY = 85  # kg: the body behind F_STRUCK_J (0: kinematic, as heavy as need be)
 F_STRUCK_V = 86   # m/s: its closing speed along the contact's normal
-FF_COUNT = 87
+# owner _modes.py, session 15 (a keyed way's follow anchors give by the muscle a blow took)
+F_FOLLOW_HZ = 87  # Hz: the follow anchors' spring as made (the ragdoll's follow_hz)
+FF_COUNT = 88
 
 # ---------------------------------------------------------------- figure: int64 (cap, FI_COUNT)
 # owner _service.py

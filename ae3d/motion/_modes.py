@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ae3d import physics
-from ae3d.physics._layout import A_TPOS, A_TQUAT, A_TV, A_TW
+from ae3d.physics._layout import A_AHZ, A_HZ, A_TPOS, A_TQUAT, A_TV, A_TW
 
 from . import _checks
 from . import _layout as L
@@ -35,6 +35,7 @@ from ._layout import (
     F_ANIM_POS,
     F_ANIM_ROT,
     F_FALLING,
+    F_FOLLOW_HZ,
     F_HAS_PREV,
     F_LETGO,
     F_MODE,
@@ -42,6 +43,7 @@ from ._layout import (
     MAXB,
     MODE_NAMES,
     PB_FOLLOW,
+    PB_LOSS,
     PB_PREV_P,
     PB_PREV_Q,
     PB_TARGET,
@@ -92,10 +94,20 @@ def modes_pre(f, dt, nb, animated, ff, fi, pbf, pbi, prm, parent, jf, af, scratc
     anim_bodies(f, nb, parent, ff, pbf, pbi, jf, scratch_p, scratch_q)
     tv = prm[S_TELEPORT_SPEED]
     tw = prm[S_TELEPORT_SPIN]
+    keyed = fi[f, F_MODE] == L.GETTING_UP or fi[f, F_MODE] == L.ACTING
     for b in range(nb):
         k = pbi[f, b, PB_FOLLOW]
         if k < 0:
             continue
+        # on a keyed way a bone's anchor gives by the muscle a blow took from it, coming back
+        # with it over set_recovery (PuppetMaster's unpin): held at full strength, a sitter's
+        # head took 60 N·s and moved 4.6 cm (an ANIMATED figure struck goes POWERED instead)
+        hz = ff[f, F_FOLLOW_HZ]
+        if keyed:
+            hz *= 1.0 - min(max(pbf[f, b, PB_LOSS], 0.0), 1.0)
+        if ff[f, F_FOLLOW_HZ] > 0.0 and af[k, A_HZ] != hz:
+            af[k, A_HZ] = hz
+            af[k, A_AHZ] = hz
         vx = vy = vz = wx = wy = wz = 0.0
         if fi[f, F_HAS_PREV] != 0:
             vx = (scratch_p[b, 0] - pbf[f, b, PB_PREV_P]) / dt
@@ -176,6 +188,7 @@ def hand_over(m: Motion, mode: int, first: bool = False) -> None:
         physics.ragdoll_set_powered(r, False)
         # the follow anchors, made where the animation's bodies are
         ap, aq = anim_world(m)
+        s.ff[m.slot, F_FOLLOW_HZ] = r.follow_hz
         # a part with a mode of its own has none (#573, #658)
         from ._parts import off_clip
 

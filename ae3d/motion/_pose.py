@@ -80,6 +80,7 @@ from ._layout import (
     PB_FROM_T,
     PB_GU_P,
     PB_GU_Q,
+    PB_LOSS,
     PB_OFF_A,
     PB_OFF_D,
     PB_PART_MODE,
@@ -392,14 +393,17 @@ def draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, 
                 bp[b, c] = pbf[f, b, PB_GU_P + c]
             for c in range(4):
                 bq[b, c] = pbf[f, b, PB_GU_Q + c]
+            s = pbi[f, b, PB_BODY]
             if pbi[f, b, PB_PART_MODE] >= 0:
                 # a part with a mode of its own (_parts.py: limp, it hangs) is off the way's
                 # anchors too: drawn where its body is, not where the way would have it
-                s = pbi[f, b, PB_BODY]
                 for c in range(3):
                     bp[b, c] = bf[s, B_POS + c]
                 for c in range(4):
                     bq[b, c] = bf[s, B_QUAT + c]
+            elif pbf[f, b, PB_LOSS] > 0.0:
+                # struck, toward its body by the muscle the blow took (struck_drawn)
+                toward_body(pbf[f, b, PB_LOSS], bf, s, bp, bq, b)
         draw_bodies(parents, rt, rq, rs, root, body_of, bp, bq, f2[o + R_OFF_P],
                     f2[o + R_OFF_Q], True, world)
         mark_written(rt, rq, wt, wq, body_of)
@@ -459,6 +463,42 @@ def draw_rig(f, dt, nb, from_anim, fi, ff, pbf, pbi, rbf, prm, bf, f2, f3, i32, 
                 shown_t[i, c] = rt[i, c]
 
 
+@njit(cache=True, _nrt=False)
+def toward_body(loss, bf, s, bp, bq, b):
+    """Row b of world poses ``bp`` (m), ``bq`` moved toward body s's by ``loss`` (0..1)."""
+    w = min(max(loss, 0.0), 1.0)
+    rx, ry, rz = qdelta_rotvec(bq[b, 0], bq[b, 1], bq[b, 2], bq[b, 3], bf[s, B_QUAT],
+                               bf[s, B_QUAT + 1], bf[s, B_QUAT + 2], bf[s, B_QUAT + 3])
+    turn_into(rx * w, ry * w, rz * w, bq, b, bq, b)
+    for c in range(3):
+        bp[b, c] += (bf[s, B_POS + c] - bp[b, c]) * w
+
+
+@njit(cache=True, _nrt=False)
+def struck_drawn(f, nb, pbf, pbi, parent, bf, ji, drawn_q, drawn_t, bq, bt):
+    """A keyed way's pose drawn (GETTING_UP, ACTING), each bone turned from the way's toward its
+    body's by the muscle a blow took from it (PB_LOSS, 0..1): a blow the way keeps shows where it
+    landed and fades as the muscle comes back, as the bone's anchor gives by as much
+    (_modes.modes_pre). Drawn from the way alone, a sitter struck in the head showed nothing."""
+    hit = False
+    for b in range(nb):
+        if pbf[f, b, PB_LOSS] > 0.0:
+            hit = True
+    if not hit:
+        return
+    body_pose_local(bf, ji, nb, parent, pbi[f, :, PB_BODY], bq, bt)
+    for b in range(nb):
+        w = min(max(pbf[f, b, PB_LOSS], 0.0), 1.0)
+        if w <= 0.0 or pbi[f, b, PB_PART_MODE] >= 0:
+            continue
+        rx, ry, rz = qdelta_rotvec(drawn_q[b, 0], drawn_q[b, 1], drawn_q[b, 2], drawn_q[b, 3],
+                                   bq[b, 0], bq[b, 1], bq[b, 2], bq[b, 3])
+        turn_into(rx * w, ry * w, rz * w, drawn_q, b, drawn_q, b)
+        if b == 0:
+            for c in range(3):
+                drawn_t[0, c] += (bt[0, c] - drawn_t[0, c]) * w
+
+
 @njit(cache=True)
 def draw_parts_rig(f, nb, fi, pbf, pbi, parent, f2, f3, i32, i64, bp, bq):
     """Dressed figure f drawn from its clip with parts off it (_parts.py): the rig in the
@@ -508,6 +548,8 @@ def pose_figure(f, dt, ff, fi, pbf, pbi, rbf, prm, parent, bf, ji, f2, f3, i32, 
                 fi[f, F_BLEND] = BLEND_NONE
         # a part with a mode of its own drawn as its bodies bend, or taken back (_parts.py)
         parts = parts_drawn(f, dt, nb, pbf, pbi, prm, parent, bf, ji, drawn_q, bq, bt)
+        if mo == GETTING_UP or mo == ACTING:
+            struck_drawn(f, nb, pbf, pbi, parent, bf, ji, drawn_q, drawn_t, bq, bt)
     else:
         parts = False
         body_pose_local(bf, ji, nb, parent, pbi[f, :, PB_BODY], bq, bt)

@@ -12,7 +12,10 @@ Per trial (``Trial``): the mode at the blow, whether the blow knocked it off its
 moment it was struck), the seconds from the blow to coming to rest (``motion.landed``, or sat again
 on its seat: ``resat``) and to standing again, the joints' widest gap (all along, and from
 ``BACK_S`` after the blow), the deepest body under the ground, bad bodies (``tests/blows.Watch``),
-the pelvis's drift over the ``ASK`` s after a blow it kept to its way through (m), and at the end:
+the pelvis's drift over the ``ASK`` s after a blow it kept to its way through (m), the struck
+bone's give (the farthest its body goes from where it was struck over ``GIVE`` s, m) and how far
+it is from there ``ASK`` s on (``back``, m; a blow the way kept, not rising), the same drawn
+(``give_drawn``, ``back_drawn``: ``motion.drawn_pose``), and at the end:
 its mode, its pelvis body's up against the world's (rad), falling, getting up. Units: m, s, rad,
 N·s.
 """
@@ -44,6 +47,7 @@ SETUP = 5.0             # s from sit / lie_down to the eaters' bowl and the rise
 STRIKE = 6.0            # s from sit / lie_down to the blow (the risers 1 s into the way up)
 ASK = 3.0               # s after the blow a figure still acting is asked up
 ASK_AGAIN = 6.0         # s after the blow, again (a knocked sitter that sat again on its seat)
+GIVE = 0.5              # s after the blow the struck bone's give is watched
 WATCH = 11.0            # s watched after the blow
 SEAT = 0.45             # m: the log's top
 HEAD = (1.0, 0.0, 0.0)  # the liers' head (lie_down's ``head``): toward +X, stood facing -X
@@ -85,6 +89,9 @@ class Trial:
         self.gap = self.late_gap = self.depth = 0.0
         self.bad = 0.0
         self.drift = 0.0
+        self.give = self.give_drawn = 0.0
+        self.back = self.back_drawn = math.nan
+        self.b0 = self.d0 = None
         self.acting_at_ask = False
         self.asked = 0
         self.resat = False
@@ -99,6 +106,14 @@ class Trial:
     def pelvis(self, w) -> np.ndarray:
         return w.bf[int(self.m.ragdoll.bodies[0]), L.B_POS:L.B_POS + 3].copy()
 
+    def struck_at(self, w) -> np.ndarray:
+        """m: the struck bone's body's centre now."""
+        return w.bf[int(self.m.ragdoll.bodies[BONES[self.bone]]), L.B_POS:L.B_POS + 3].copy()
+
+    def drawn_at(self) -> np.ndarray:
+        """m: the struck bone as drawn now (``motion.drawn_pose``)."""
+        return motion.drawn_pose(self.m)[0][BONES[self.bone]].copy()
+
     def lean(self, w) -> float:
         q = w.bf[int(self.m.ragdoll.bodies[0]), L.B_QUAT:L.B_QUAT + 4]
         up = qrot(q, human.BONE_UP_LOCAL[0])
@@ -110,6 +125,8 @@ class Trial:
         self.mode_at = motion.mode(self.m)
         self.p0 = self.pelvis(w)
         p = w.bf[int(self.m.ragdoll.bodies[b]), L.B_POS:L.B_POS + 3].copy()
+        self.b0 = p
+        self.d0 = self.drawn_at()
         motion.hit(self.m, b, p, self.J * np.asarray(WAYS[self.way]))
         self.knocked = motion.mode(self.m) == motion.POWERED
 
@@ -117,6 +134,8 @@ class Trial:
         return dict(kind=self.kind, bone=self.bone, J=self.J, way=self.way, mode_at=self.mode_at,
                     knocked=self.knocked, landed_s=self.landed_s, up_s=self.up_s, gap=self.gap,
                     late_gap=self.late_gap, depth=self.depth, bad=self.bad, drift=self.drift,
+                    give=self.give, back=self.back, give_drawn=self.give_drawn,
+                    back_drawn=self.back_drawn,
                     acting_at_ask=self.acting_at_ask, asked=self.asked, resat=self.resat,
                     mode=motion.mode(self.m),
                     lean=self.lean(w), falling=motion.falling(self.m),
@@ -173,6 +192,8 @@ def run(path: str, only: list | None = None) -> dict:
                 t.acting_at_ask = motion.acting(t.m)
                 if not t.knocked and t.kind != "rise":
                     t.drift = float(np.linalg.norm(t.pelvis(w) - t.p0))
+                    t.back = float(np.linalg.norm(t.struck_at(w) - t.b0))
+                    t.back_drawn = float(np.linalg.norm(t.drawn_at() - t.d0))
         if s in (round(ASK / DT), round(ASK_AGAIN / DT)):
             for t in ts:
                 if motion.acting(t.m) and not motion.getting_up(t.m):
@@ -187,6 +208,9 @@ def run(path: str, only: list | None = None) -> dict:
                 t.late_gap = max(t.late_gap, gap)
             t.depth = max(t.depth, float(np.nan_to_num(o[i, KJ.FW_DEPTH], nan=1e9)))
             t.bad = max(t.bad, float(o[i, KJ.FW_BAD]))
+            if s < round(GIVE / DT):
+                t.give = max(t.give, float(np.linalg.norm(t.struck_at(w) - t.b0)))
+                t.give_drawn = max(t.give_drawn, float(np.linalg.norm(t.drawn_at() - t.d0)))
             if t.knocked and math.isnan(t.landed_s) and (motion.landed(t.m)
                                                           or motion.acting(t.m)):
                 t.landed_s = (s + 1) * DT

@@ -66,6 +66,8 @@ FLOAT_F += ("F_STEP_HIP",)
 WIDE.update({"F_ARM_GIVEN": 2})
 # a body striking a figure on a keyed way: its mass and closing speed (_hits.py, session 15)
 FLOAT_F += ("F_STRUCK_BY", "F_STRUCK_V")
+# the follow anchors' spring as made (_modes.py, session 15)
+FLOAT_F += ("F_FOLLOW_HZ",)
 
 
 def _tile(cols, count):
