@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from motion.measure import motion_digest
 
 from ae3d import human, motion
 from ae3d.motion import _get_up as G
@@ -245,13 +246,7 @@ def _at(m, bone):
     return physics.ragdoll_pose(m.ragdoll)[0][bone]
 
 
-def digest(e) -> str:
-    import hashlib
-    w = e.physics
-    h = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes())
-    s = e.services["motion"]
-    h.update(np.ascontiguousarray(s.pbf[: s.n]).tobytes())
-    return h.hexdigest()
+digest = motion_digest
 
 
 def _ways(m, clips: bool) -> None:

@@ -25,7 +25,6 @@ Units: m, s, deg (turns), rad (leans).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import sys
@@ -37,7 +36,7 @@ from ae3d.motion import _layout as ML
 from ae3d.physics import _layout as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from motion.measure import angles  # noqa: E402
+from motion.measure import angles, motion_digest  # noqa: E402
 from motion.measure import qrot as _rot  # noqa: E402
 
 DT = 1.0 / 60.0
@@ -217,12 +216,7 @@ def _up_local():
     return human.BONE_UP_LOCAL[0]
 
 
-def digest(e) -> str:
-    w = e.physics
-    h = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes())
-    s = e.services["motion"]
-    h.update(np.ascontiguousarray(s.pbf[: s.n]).tobytes())
-    return h.hexdigest()
+digest = motion_digest
 
 
 def run(path: str, heads, mode: int = motion.POWERED, turn: float = 0.0, floor: float = 0.0,

@@ -110,6 +110,16 @@ def world_digest(e) -> str:
     return hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes()).hexdigest()
 
 
+def motion_digest(e) -> str:
+    """SHA-256 of the world's body table and the motion service's per-bone table (its muscles,
+    losses, keys): ``world_digest`` and what the motion keeps of each figure."""
+    w = e.physics
+    h = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes())
+    s = e.services["motion"]
+    h.update(np.ascontiguousarray(s.pbf[: s.n]).tobytes())
+    return h.hexdigest()
+
+
 def largest_drawn_steps(e, bodies, bones, frames: int = 60) -> list[float]:
     """Each body's largest turn (rad) of any of ``bones[i]`` between two drawn frames, over
     ``frames`` frames of ``e`` (a pop shows as one large step)."""

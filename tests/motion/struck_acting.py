@@ -22,7 +22,6 @@ N·s.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import sys
@@ -38,7 +37,7 @@ import blows as B  # noqa: E402
 from motion import lie as LI  # noqa: E402
 from motion import sit as SI  # noqa: E402
 from motion.eat import BOWL  # noqa: E402
-from motion.measure import qrot  # noqa: E402
+from motion.measure import motion_digest, qrot  # noqa: E402
 
 DT = 1.0 / 60.0
 SPACING = 4.0           # m between trials
@@ -142,12 +141,7 @@ class Trial:
                     getting_up=motion.getting_up(self.m))
 
 
-def digest(e) -> str:
-    w = e.physics
-    h = hashlib.sha256(np.ascontiguousarray(w.bf[: w.n]).tobytes())
-    s = e.services["motion"]
-    h.update(np.ascontiguousarray(s.pbf[: s.n]).tobytes())
-    return h.hexdigest()
+digest = motion_digest
 
 
 def run(path: str, only: list | None = None) -> dict:
