@@ -678,9 +678,12 @@ def get_up(body: Motion) -> bool:
 
 
 # ------------------------------------------------------------------------------ the ways
-def _plan_sit(m: Motion, seat: np.ndarray, yaw: float, pose: Any = None) -> dict:
+def _plan_sit(m: Motion, seat: np.ndarray, yaw: float, pose: Any = None,
+              again: bool = False) -> dict:
     """Sitting's keys from where the figure stands (its bodies, or ``pose`` (P, Q)) (Python,
-    once; raises before anything is written when there is no seat or it is out of reach)."""
+    once; raises before anything is written when there is no seat or it is out of reach).
+    ``again``: it is on the seat already (knocked, at rest there): every key the sat one, so it
+    eases back into sitting rather than rising to sit down again."""
     P, Q = G._bodies(m) if pose is None else pose
     plan = _Plan(m, seat, yaw, P, Q)
     e = m.engine
@@ -700,9 +703,11 @@ def _plan_sit(m: Motion, seat: np.ndarray, yaw: float, pose: Any = None) -> dict
     sat = plan.sat_hips(0.0)
     lean = sat
     down = plan.stand_hips + (lean - plan.stand_hips) * HIPS_DOWN
+    k3 = plan.key(0.0, sat, True)
+    if again:
+        return dict(plan=plan, keys=(k3, k3, k3), sat=sat)
     k1 = plan.key(TRUNK_DOWN, down, False, lift=True)
     k2 = plan.key(TRUNK_DOWN, lean, True)
-    k3 = plan.key(0.0, sat, True)
     return dict(plan=plan, keys=(k1, k2, k3), sat=sat)
 
 
@@ -934,8 +939,9 @@ def _on_a_seat(m: Motion) -> np.ndarray | None:
 def _reseat_knocked(s: Any) -> None:
     """Sitters knocked off their way that came to rest still on a seat (a blow along a log slid
     the Mixamo man 0.35 m down it, and it sat there slumped, fallen and never ``down``, so never
-    got up) sit again where they are: the sit's keys planned from the pose they rest in, facing
-    the way the pelvis faces. One that came to rest anywhere else is left to the fall's ways
+    got up) sit again where they are: eased into the sat key planned from the pose they rest in,
+    facing the way the pelvis faces (the sit's own first keys half stood it up, 0.4 m, to sit
+    down again). One that came to rest anywhere else is left to the fall's ways
     (on the ground: it lies and gets up)."""
     for m in list(_KNOCKED):
         f = m.slot
@@ -951,7 +957,7 @@ def _reseat_knocked(s: Any) -> None:
         P, Q = G._bodies(m)
         fwd = K._qr(Q[0], np.array(_P.BONE_FORWARD_LOCAL[0], dtype=np.float64))
         try:
-            got = _plan_sit(m, seat, math.atan2(float(fwd[0]), float(fwd[2])))
+            got = _plan_sit(m, seat, math.atan2(float(fwd[0]), float(fwd[2])), again=True)
         except ValueError:
             continue
         _start_sit(m, got)
