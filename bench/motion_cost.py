@@ -42,6 +42,7 @@ def main() -> None:
     rows += _get_up_table()     # the ways up (issue 13)
     rows += _writhe_table()     # hurt (issue 15)
     rows += _parts_table()      # a part's own mode (issue 15, #573)
+    rows += _acting_table()     # the actions (#825), and struck while acting (session 15)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"bench": "motion_cost", "steps": args.steps, "rows": rows}, fh, indent=1)
@@ -315,6 +316,86 @@ def _parts_table() -> list:
                      "threads": 1, "figure_us": round(frame_us / 32, 1),
                      "pose_figure_us": round(pose_us / 32, 2)})
         print(f"{'yes' if limp else 'no':>9} {frame_us / 32:>7.1f} µs {pose_us / 32:>12.2f} µs")
+    return rows
+
+
+# ------------------------------------------------------------------------------ the actions
+def _sitters(threads: int):
+    """An engine on ``threads`` solver threads, feet on, a ground and 32 dressed box men each before
+    a squared log 0.45 m up (tests/motion/sit.py's), on a 4 m grid of 8 x 4, POWERED, stood
+    0.5 s: (engine, [(Motion, Seat)]). Where to stand is asked once (``motion.sit_spot``): the
+    logs are alike."""
+    import blows
+    from motion import sit as SI
+
+    from ae3d import engine, motion
+
+    e = engine.Engine()
+    physics.set_threads(e, threads)
+    physics.set_ankles(e, True)
+    physics.ground(e)
+    figs = []
+    spot = sole = None
+    for k in range(32):
+        middle = (4.0 * (k % 8), 0.0, 4.0 * (k // 8))
+        seat = SI.Seat(e, middle, 0.45, 0.0, False, 0.0)
+        if spot is None:
+            spot, sole = SI._spot("boxman.glb", 0.0, seat, 0.0)
+        at = (spot[0] - sole[0] + middle[0], 0.0, spot[2] - sole[2] + middle[2])
+        figs.append((blows.boxman(e, f"s{k}", at, motion.POWERED), seat))
+    e.run(seconds=0.5)
+    return e, figs
+
+
+def _acting_table() -> list:
+    """32 dressed box men with feet on squared logs (#825): sitting down (0.3 s into the way, 60
+    steps), sat (3 s on, 60 steps), eating (a bowl held, a bite on, 60 steps) and knocked off
+    their logs (400 N·s in the back as they sit, from 0.1 s after, 30 steps), on 1 and on every
+    thread: the step per figure and the motion's own pre- and post-step share (the way's pose,
+    the follow anchors, the Python after-steps that plant the feet and place the items)."""
+    import numpy as np
+    from motion.eat import BOWL
+
+    from ae3d import human, motion
+
+    rows = []
+    top = physics.max_threads()
+    print("32 box men with feet on squared logs: sitting down, sat, eating, knocked off (400 N·s)")
+    print(f"{'state':>13} {'threads':>8} {'a figure':>10} {'motion, a figure':>18} {'in it':>6}")
+    for threads in (1, top):
+        for state in ("sitting down", "sat", "eating", "knocked off"):
+            e, figs = _sitters(threads)
+            for m, seat in figs:
+                motion.sit(m, seat.point, (0.0, 0.0, 1.0))
+            if state == "sitting down":
+                e.run(seconds=0.3)
+            else:
+                e.run(seconds=3.0)
+            if state == "eating":
+                for m, seat in figs:
+                    c = seat.middle
+                    bowl = physics.add_box(e, BOWL, (c[0], 1.0, c[2] + 1.0), kind="kinematic")
+                    motion.hold(m, bowl, (BOWL[0] + 0.02, 0.0, 0.0), (-BOWL[0] - 0.02, 0.0, 0.0))
+                e.run(seconds=0.6)
+                for m, _ in figs:
+                    motion.eat(m)
+            if state == "knocked off":
+                for m, _ in figs:
+                    p = physics.ragdoll_pose(m.ragdoll)[0][human.BONE_SPINE_03]
+                    motion.hit(m, human.BONE_SPINE_03, p, np.array([0.0, 0.0, 400.0]))
+                e.run(seconds=0.1)
+            steps = 30 if state == "knocked off" else 60
+            # counted as the timing begins (its frames and the kernels' own run on the clock of
+            # a bite: 1.7 s, over by the end)
+            asked = {"sitting down": motion.sitting, "sat": motion.seated,
+                     "eating": motion.eating, "knocked off": motion.falling}[state]
+            n_in = sum(bool(asked(m)) for m, _ in figs)
+            frame_us = _frames_us(e, steps)
+            motion_us = _motion_us(e, steps)
+            e.close()
+            rows.append(_row(state, threads, frame_us, motion_us, **{"in_it": n_in}))
+            print(f"{state:>13} {threads:>8} {frame_us / 32:>7.1f} µs {motion_us / 32:>15.2f} µs "
+                  f"{n_in:>6}")
     return rows
 
 
