@@ -417,9 +417,10 @@ def _turned(key: tuple, about: np.ndarray, a: float) -> tuple:
     return q, t
 
 
-def _write_keys(m: Motion, keys: tuple, last: tuple, soles: int) -> None:
+def _write_keys(m: Motion, keys: tuple, last: tuple, soles: int, way: int = WAY_LIE_DOWN) -> None:
     """The way's three keys (local (q, t) each) and its last (kept as the base, no move) into
-    figure ``m``'s rows, its clock at 0; ``soles`` the stages that keep the soles' middle."""
+    figure ``m``'s rows, its clock at 0; ``soles`` the stages that keep the soles' middle;
+    ``way`` the way it is (lying down, or _sit.py's sitting)."""
     s = service(m.engine)
     f = m.slot
     nb = m.ragdoll.bones
@@ -432,7 +433,7 @@ def _write_keys(m: Motion, keys: tuple, last: tuple, soles: int) -> None:
     s.ff[f, F_GU_MOVE:F_GU_MOVE + 4] = 0.0
     s.ff[f, F_GU_T] = 0.0
     s.ff[f, F_GU_CLIP_D] = 0.0
-    s.fi[f, F_GU_WAY] = WAY_LIE_DOWN
+    s.fi[f, F_GU_WAY] = way
     s.fi[f, F_GU_SOLES] = soles
     s.fi[f, F_GU_DUE] = 0
     s.fi[f, F_GU_DONE] = 0

@@ -73,9 +73,6 @@ from ._layout import (
     F_ANIM_ROT,
     F_GU_BASE_P,
     F_GU_BASE_Q,
-    F_GU_CLIP_D,
-    F_GU_DONE,
-    F_GU_DUE,
     F_GU_KEY_P,
     F_GU_MOVE,
     F_GU_SOLES,
@@ -723,25 +720,21 @@ def _start_sit(m: Motion, got: dict) -> None:
     nb = r.bones
     P, Q = G._bodies(m)
     k0q, k0t = body_local(m)
-    (k1q, k1t, _, _), (k2q, k2t, _, _), (k3q, k3t, _, _) = got["keys"]
     _act._KEPT[m] = dict(pos=s.ff[f, F_ANIM_POS:F_ANIM_POS + 3].copy(),
                          rot=s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4].copy(),
                          targets=s.pbf[f, :nb, PB_TARGET:PB_TARGET + 4].copy(),
                          plant_from=0, sit=got)
-    for k, (lq, lt) in enumerate(((k0q, k0t), (k1q, k1t), (k2q, k2t))):
-        s.pbf[f, :nb, PB_GU_KEY_Q + 4 * k:PB_GU_KEY_Q + 4 * k + 4] = lq
-        s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
-    s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = k3t[0]
-    s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = k3q[0]
-    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = k3q
-    s.ff[f, F_GU_MOVE:F_GU_MOVE + 4] = 0.0
-    s.ff[f, F_GU_T] = 0.0
-    s.ff[f, F_GU_CLIP_D] = 0.0
-    s.fi[f, F_GU_WAY] = WAY_SIT
-    s.fi[f, F_GU_SOLES] = 0b111       # the soles' middle kept every stage
-    s.fi[f, F_GU_DUE] = 0
-    s.fi[f, F_GU_DONE] = 0
+    _write_sit_keys(m, (k0q, k0t), got)
     _act.begin(m, k0q, k0t, P, Q)
+
+
+def _write_sit_keys(m: Motion, k0: tuple, got: dict) -> None:
+    """Sitting's keys into figure ``m``'s rows: key 0 ``k0`` (local (q, t)), keys 1-2 the hips
+    going down and onto the seat, the sat key the way's last; the soles' middle kept every
+    stage, the clock at 0."""
+    from . import _act
+    (k1q, k1t, _, _), (k2q, k2t, _, _), (k3q, k3t, _, _) = got["keys"]
+    _act._write_keys(m, (k0, (k1q, k1t), (k2q, k2t)), (k3q, k3t), 0b111, WAY_SIT)
 
 
 def _turned_bodies(P: np.ndarray, Q: np.ndarray, about: np.ndarray, a: float) -> tuple:
@@ -782,25 +775,12 @@ def _after_turn(m: Motion) -> None:
     and the bodies follow), its clock at 0, its feet planted from its first step."""
     from . import _act
     from ._pose import anim_local
-    s = service(m.engine)
-    f = m.slot
-    nb = m.ragdoll.bones
     kept = _act._KEPT[m]
     # planned on the bodies (where the feet stand, about to be planted), begun from the pose
     # drawn (the turn's last)
     got = _plan_sit(m, kept["seat"], kept["yaw"])
     kept["sit"] = got
-    k0q, k0t = anim_local(m)
-    (k1q, k1t, _, _), (k2q, k2t, _, _), (k3q, k3t, _, _) = got["keys"]
-    for k, (lq, lt) in enumerate(((k0q, k0t), (k1q, k1t), (k2q, k2t))):
-        s.pbf[f, :nb, PB_GU_KEY_Q + 4 * k:PB_GU_KEY_Q + 4 * k + 4] = lq
-        s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
-    s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = k3t[0]
-    s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = k3q[0]
-    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = k3q
-    s.ff[f, F_GU_T] = 0.0
-    s.fi[f, F_GU_WAY] = WAY_SIT
-    s.fi[f, F_GU_SOLES] = 0b111
+    _write_sit_keys(m, anim_local(m), got)
 
 
 def _start_stand(m: Motion) -> None:
