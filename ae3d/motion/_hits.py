@@ -293,9 +293,13 @@ def knocked_off_its_way(m: Motion, impulse: float, way: np.ndarray | None) -> bo
     standing (``_overcomes``: blow_overcomes, or blow_overcomes_ahead from behind): the anchors,
     uncapped, would hold it through any blow. Below that the way holds it: the struck bodies give
     and the anchors bring them back, and the blow takes its share of the muscle."""
-    w = m.engine.physics
-    total = float(np.sum(w.bf[m.ragdoll.bodies, PL.B_MASS]))
+    total = figure_mass(m)
     return total > 0.0 and impulse / total > _overcomes(m, service(m.engine).prm, way)
+
+
+def figure_mass(m: Motion) -> float:
+    """kg: the whole figure's, every body of its ragdoll."""
+    return float(np.sum(m.engine.physics.bf[m.ragdoll.bodies, PL.B_MASS]))
 
 
 def _off_the_ground(j: np.ndarray) -> float:
@@ -350,7 +354,7 @@ def blow_takes(m: Motion, b: int, impulse: float, share: float | None,
             _muscles.take(s, m, nb, 0.5 * share)
     # a blow past what the balance keeps lets its anchor go (_balance.balance_pre): held, the
     # anchor on the world took the blow's turn out of the pelvis and the figure slid on its feet
-    total = float(np.sum(w.bf[r.bodies, PL.B_MASS]))
+    total = figure_mass(m)
     if total > 0.0 and impulse / total > _overcomes(m, prm, way):
         _balance.let_go(m)
 
@@ -406,7 +410,7 @@ def _whole_figure(m: Motion, s: Any) -> float:
     the figure's mass times the speed). On a keyed way the figure is held together by its
     anchors, and the struck bone's share alone (F_STRUCK_J) read a kinematic car at 10 m/s into
     a sitter's chest as 150 N·s, a blow it keeps its seat through."""
-    mass = float(np.sum(m.engine.physics.bf[m.ragdoll.bodies, PL.B_MASS]))
+    mass = figure_mass(m)
     mo = float(s.ff[m.slot, F_STRUCK_BY])
     v = float(s.ff[m.slot, F_STRUCK_V])
     return (mass * mo / (mass + mo) if mo > 0.0 else mass) * v
