@@ -1,5 +1,5 @@
-"""Bad input through the public API (issue 18's probe, kept): 430 bad calls (248 on a scene of
-bodies, 131 with a ragdoll, 51 with a figure; across physics, motion, figure and the engine) and
+"""Bad input through the public API (issue 18's probe, kept): 458 bad calls (254 on a scene of
+bodies, 153 with a ragdoll, 51 with a figure; across physics, motion, figure and the engine) and
 14 broken glTF files. Each call below, on a fresh scene,
 raises a clear exception (TypeError, ValueError or a project error) whose message names the
 argument (and the limit, where there is one), and the world is as it was: the hash of its bodies,
@@ -734,6 +734,21 @@ for _name, _kind, _call, _match in [
      lambda S: physics.move_kinematic(S.e, S.kin, (2, 0.2, -3), (0, 0, 0, 0)), r"\brotation\b"),
     ("move_kinematic a dynamic body", "bodies",
      lambda S: physics.move_kinematic(S.e, S.ball, (0, 1, 0)), r"\bkinematic\b"),
+    ("set_kind 'floppy'", "bodies", lambda S: physics.set_kind(S.e, S.kin, "floppy"),
+     r"\bkind\b"),
+    ("set_kind a static body dynamic", "bodies",
+     lambda S: physics.set_kind(S.e, S.static(), physics.DYNAMIC), r"\bstatic\b"),
+    ("set_kind mass NaN", "bodies",
+     lambda S: physics.set_kind(S.e, S.kin, physics.DYNAMIC, mass=NAN), r"\bmass\b"),
+    ("set_kind mass '1'", "bodies",
+     lambda S: physics.set_kind(S.e, S.kin, physics.DYNAMIC, mass="1"), r"\bmass\b"),
+    ("set_kind density -1", "bodies",
+     lambda S: physics.set_kind(S.e, S.kin, physics.DYNAMIC, density=-1.0), r"\bdensity\b"),
+    ("set_kind density past MAX_MASS", "bodies",
+     lambda S: physics.set_kind(S.e, S.kin, physics.DYNAMIC, density=1e12), r"MAX_MASS"),
+    ("set_kind a ragdoll's body", "ragdoll",
+     lambda S: physics.set_kind(S.e, physics.ragdoll_body(S.r, CHEST), physics.KINEMATIC),
+     r"\bragdoll\b"),
     ("set_gravity two numbers", "bodies", lambda S: physics.set_gravity(S.e, (0, -9.81)),
      r"\bg\b"),
     ("set_substeps 0", "bodies", lambda S: physics.set_substeps(S.e, 0), r"\bn\b"),

@@ -30,6 +30,8 @@ turning with the way: every bone takes every strength), 80 trials a rig.
 | every figure at the end (acting ones asked up 3 s and 6 s after the blow) | POWERED, upright |
 | | (under 0.1 rad), not falling |
 | a 60 kg crate thrown at a sitter's chest at 10 m/s / a 1 kg ball at 4 m/s | knocked off / kept |
+| a knocked eater's bowl (made dynamic, dropped) | at rest at the end, on the ground or the |
+| | log (under its top + the bowl's height + 1 cm), never 1 cm into the ground |
 """
 
 from __future__ import annotations
@@ -135,6 +137,25 @@ def test_heavy_blows_knock_it_off_and_it_gets_up(sweep):
     for r in knocked:
         assert r["landed_s"] <= REST, r
         assert not math.isnan(r["up_s"]), r
+
+
+def test_a_knocked_eater_drops_its_bowl_a_kept_one_holds_it(sweep):
+    eaters = [r for r in sweep["rows"] if r["kind"] == "eat"]
+    dropped = [r for r in eaters if r["knocked"]]
+    print(f"{sweep['rig']}: {len(dropped)} of {len(eaters)} eaters knocked off; their bowls at "
+          f"the end {min(r['item_y'] for r in dropped):.3f}-{max(r['item_y'] for r in dropped):.3f}"
+          f" m up, at most {max(r['item_v'] for r in dropped):.4f} m/s; the lowest any went "
+          f"{min(r['item_low'] for r in eaters):.3f} m")
+    assert dropped
+    for r in dropped:
+        # fallen (made dynamic): come to rest on the ground or the log, not hanging in the air
+        assert r["item_kind"] == "dynamic", r
+        assert r["item_v"] < 0.01, r
+        assert r["item_y"] < SA.SEAT + 2.0 * SA.BOWL[1] + 0.01, r
+        assert r["item_low"] > SA.BOWL[1] - 0.01, r
+    for r in eaters:
+        if not r["knocked"]:
+            assert r["item_kind"] == "kinematic", r
 
 
 def test_every_figure_ends_on_its_feet(sweep):

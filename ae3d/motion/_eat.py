@@ -28,7 +28,9 @@ while it is held.
 - ``stand_up`` on a figure holding something lets go first and stands once the hands are back on
   the thighs. Let go, the item is left where it rests (the game's to take away), passing through
   the figure until the action ends (stood up, or ``set_mode``): a kinematic body left in the
-  thighs would throw them.
+  thighs would throw them. Knocked off the seat (``_hits.knock_off``), it drops the item: made
+  dynamic where it is (``physics.set_kind``), it falls, passing through the figure until the
+  figure is on its feet again.
 
 The palm, where a grip is held, is the forearm's line on past its far end as far as its body
 reaches (its radius): the forearm capsule's tip. Units: m, s, rad; angles in degrees where
@@ -46,6 +48,7 @@ import numpy as np
 from ae3d import _validate as V
 from ae3d import human
 from ae3d.physics import _layout as PL
+from ae3d.physics._world import shape_mass
 
 from . import _keyed as K
 from . import _sit as S
@@ -78,6 +81,8 @@ CUP_UNDER = 0.01    # m: and this under it
 CUP_TILT = 60.0     # deg: the cup tipped toward the face at a sip's top (spec: 60)
 GRIP_MOST = 1.0     # m: a grip at most this far from its item's origin
 ELBOW_MOST = 150.0  # deg: the arm's solve bends the elbow at most this (its range)
+DROP_DENSITY = 600.0      # kg/m³: a held item dropped (its holder knocked off), a bowl of food
+DROP_MASS = (0.1, 10.0)   # kg: and its mass kept within these
 
 # figures holding something -> its state (the item, its grips, the hands, the times)
 _HOLD: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -480,13 +485,30 @@ _LEFT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _DROPPED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def _let_fall(m: Motion, item: Any) -> None:
+    """The item of a figure knocked off its seat is dropped: made dynamic where it is
+    (``physics.set_kind``), of ``DROP_DENSITY`` (its mass kept within ``DROP_MASS``), to fall
+    as the hands let it go. Left kinematic it hung in the air where the hands had held it. The
+    game takes it back as it likes (``set_kind`` to kinematic to be held again)."""
+    from ae3d import physics
+    w = m.engine.physics
+    if not physics.body_exists(m.engine, item) or physics.kind(m.engine, item) != "kinematic":
+        return                      # removed, or already made something else by the game
+    s = int(item.slot)
+    vol = shape_mass(int(w.bi[s, PL.B_SHAPE]), tuple(w.bf[s, PL.B_DIMS:PL.B_DIMS + 3]))[0]
+    physics.set_kind(m.engine, item, "dynamic",
+                     mass=min(max(DROP_DENSITY * vol, DROP_MASS[0]), DROP_MASS[1]))
+
+
 def end(m: Motion) -> None:
     """The action ended (``set_mode``, ``_act.end_action``): a hold dropped where it is. Knocked
-    off the seat (``F_KNOCKED``), the item passes through the figure until it is up again."""
+    off the seat (``F_KNOCKED``), the item is dropped (``_let_fall``) and passes through the
+    figure until it is up again."""
     h = _HOLD.pop(m, None)
     if h is not None:
         if int(service(m.engine).fi[m.slot, F_KNOCKED]) != 0:
             _DROPPED[m] = h["ignored"]
+            _let_fall(m, h["item"])
         else:
             m.engine.physics.unignore_pairs(h["ignored"])
     left = _LEFT.pop(m, None)

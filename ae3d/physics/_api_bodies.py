@@ -35,6 +35,7 @@ __all__ = [
     "position", "set_position", "rotation", "set_rotation", "velocity", "set_velocity",
     "angular_velocity", "set_angular_velocity", "mass", "kind",
     "apply_impulse", "apply_angular_impulse", "apply_force", "apply_torque", "move_kinematic",
+    "set_kind",
     "raycast", "overlap", "gravity", "set_gravity", "substeps", "set_substeps",
     "threads", "set_threads", "max_threads",
     "is_awake", "wake", "set_collision_filter", "set_no_collide", "set_friction",
@@ -116,6 +117,27 @@ def _rot_diag(q: np.ndarray, d: np.ndarray) -> np.ndarray:
     return (r * d) @ r.T
 
 
+def _dynamic_mass(shape: int, dims: tuple[float, float, float], m: float | None,
+                  dn: float | None) -> float:
+    """kg: a dynamic body's mass, given (``m``) or from its shape at density ``dn`` (kg/m³; 1000
+    if neither), checked against the limits before anything is made or changed."""
+    if m is not None and not m > 0.0:
+        raise ValueError("mass must be positive for a dynamic body")
+    if dn is not None and not dn > 0.0:
+        raise ValueError("density must be positive for a dynamic body")
+    if m is not None:
+        return V.real(m, "mass", unit="kg", lo_limit="MIN_MASS", hi_limit="MAX_MASS")
+    vol = shape_mass(shape, dims)[0]
+    got = (1000.0 if dn is None else dn) * vol
+    if not LIM.MIN_MASS <= got <= LIM.MAX_MASS:
+        raise ValueError(
+            f"{'density' if dn is not None else 'the shape'} gives a mass of {got:g} kg "
+            f"(density {1000.0 if dn is None else dn:g} kg/m³ times {vol:g} m³); a dynamic "
+            f"body's mass must be in [{LIM.MIN_MASS:g}, {LIM.MAX_MASS:g}] kg "
+            "(ae3d.limits.MIN_MASS, MAX_MASS): give a mass, or a density or size within")
+    return got
+
+
 def _add(e: Any, kind: Any, shape: int, dims: tuple[float, float, float], position: Any,
          rotation: Any, mass: Any, density: Any, friction: Any, restitution: Any, group: Any,
          mask: Any, linear_damping: Any, angular_damping: Any) -> Body:
@@ -127,21 +149,7 @@ def _add(e: Any, kind: Any, shape: int, dims: tuple[float, float, float], positi
     m = None if mass is None else _num(mass, "mass")
     dn = None if density is None else _num(density, "density")
     if k == L.KIND_DYNAMIC:
-        if m is not None and not m > 0.0:
-            raise ValueError("mass must be positive for a dynamic body")
-        if dn is not None and not dn > 0.0:
-            raise ValueError("density must be positive for a dynamic body")
-        if m is not None:
-            V.real(m, "mass", unit="kg", lo_limit="MIN_MASS", hi_limit="MAX_MASS")
-        else:  # the mass the density gives this shape, checked before the body is made
-            vol = shape_mass(shape, dims)[0]
-            got = (1000.0 if dn is None else dn) * vol
-            if not LIM.MIN_MASS <= got <= LIM.MAX_MASS:
-                raise ValueError(
-                    f"{'density' if dn is not None else 'the shape'} gives a mass of {got:g} kg "
-                    f"(density {1000.0 if dn is None else dn:g} kg/m³ times {vol:g} m³); a dynamic "
-                    f"body's mass must be in [{LIM.MIN_MASS:g}, {LIM.MAX_MASS:g}] kg "
-                    "(ae3d.limits.MIN_MASS, MAX_MASS): give a mass, or a density or size within")
+        _dynamic_mass(shape, dims, m, dn)
     fr = _num(friction, "friction", nonneg=True)
     re = V.real(restitution, "restitution", lo=0.0, hi=1.0)
     g = _int(group, "group")
@@ -441,6 +449,33 @@ def move_kinematic(e: Any, body: Body, position: Any, rotation: Any = None) -> N
     if w.kind(s) != L.KIND_KINEMATIC:
         raise ValueError("body must be kinematic to be moved with move_kinematic")
     w.move_kinematic(s, p, q)
+
+
+def set_kind(e: Any, body: Body, kind: str, mass: float | None = None,
+             density: float | None = None) -> None:
+    """Turn a kinematic body dynamic, or a dynamic one kinematic, where it is and at rest (as
+    Jolt's motion type and Box2D's body type change): a prop a figure held, let fall when it is
+    knocked away. Made dynamic it has ``mass`` kg, or its shape's at ``density`` kg/m³ (1000 if
+    neither), its inertia its shape's; made kinematic it stays put until ``move_kinematic``.
+    Static bodies, planes and a ragdoll's bodies keep their kind (ValueError); the kind it has
+    already changes nothing."""
+    w = _world(e)
+    s = _slot(w, body)
+    k = _kind(kind)
+    now = w.kind(s)
+    if now == L.KIND_STATIC or k == L.KIND_STATIC:
+        raise ValueError("a static body's kind can't change, nor a body be made static: add one")
+    if int(w.bi[s, L.B_SHAPE]) == L.SHAPE_PLANE:
+        raise ValueError("a plane can't be made dynamic")
+    for r in e.services.get("physics.ragdolls", {}).values():
+        if s in r.bodies:
+            raise ValueError("body is a ragdoll's: its kind is the ragdoll's (motion's modes)")
+    m = None if mass is None else _num(mass, "mass")
+    dn = None if density is None else _num(density, "density")
+    dims = tuple(float(x) for x in w.bf[s, L.B_DIMS:L.B_DIMS + 3])
+    got = _dynamic_mass(int(w.bi[s, L.B_SHAPE]), dims, m, dn) if k == L.KIND_DYNAMIC else 0.0
+    if k != now:
+        w.set_kind(s, k, got)
 
 
 # ------------------------------------------------------------------------------ sleep, filters

@@ -447,6 +447,40 @@ class World:
             self.bf[slot, L.B_FORCE:L.B_FORCE + 3] = 0.0
             self.bf[slot, L.B_TORQUE:L.B_TORQUE + 3] = 0.0
 
+    def set_kind(self, slot: int, kind: int, mass: float) -> None:
+        """Turn a kinematic body dynamic (of ``mass`` kg, its inertia its shape's) or a dynamic one
+        kinematic, where it is, at rest; its contacts' warm starts forgotten and what touched it
+        woken. Internal (``physics.set_kind`` validates first)."""
+        bf, bi = self.bf[slot], self.bi[slot]
+        self.wake(slot)
+        self._wake_touching(slot)
+        bi[L.B_KIND] = kind
+        bi[L.B_KIN_MOVE] = 0
+        bf[L.B_V:L.B_V + 3] = 0.0
+        bf[L.B_W:L.B_W + 3] = 0.0
+        bf[L.B_FORCE:L.B_FORCE + 3] = 0.0
+        bf[L.B_TORQUE:L.B_TORQUE + 3] = 0.0
+        bf[L.B_SLEEP_TIME] = 0.0
+        if kind == L.KIND_DYNAMIC:
+            dims = (float(bf[L.B_DIMS]), float(bf[L.B_DIMS + 1]), float(bf[L.B_DIMS + 2]))
+            inert = shape_mass(int(bi[L.B_SHAPE]), dims)[1]
+            bf[L.B_MASS] = mass
+            bf[L.B_INV_MASS] = 1.0 / mass
+            bf[L.B_INV_I:L.B_INV_I + 3] = [1.0 / (mass * k) for k in inert]
+            bi[L.B_AWAKE] = 1
+        else:
+            # held where it is until it is moved (move_kinematic)
+            bf[L.B_MASS] = 0.0
+            bf[L.B_INV_MASS] = 0.0
+            bf[L.B_INV_I:L.B_INV_I + 3] = 0.0
+            bf[L.B_IW:L.B_IW + 9] = 0.0
+            bf[L.B_KIN_POS:L.B_KIN_POS + 3] = bf[L.B_POS:L.B_POS + 3]
+            bf[L.B_KIN_QUAT:L.B_KIN_QUAT + 4] = bf[L.B_QUAT:L.B_QUAT + 4]
+            bi[L.B_AWAKE] = 1
+            bi[L.B_ISLAND] = -1
+        self._invalidate_manifolds(slot)
+        self._lists_dirty = True
+
     def is_parked(self, slot: int) -> bool:
         return bool(self.bi[slot, L.B_PARKED])
 

@@ -95,6 +95,7 @@ class Trial:
         self.asked = 0
         self.resat = False
         self.p0 = None
+        self.item_low = math.inf
 
     def begin(self) -> None:
         if self.kind in ("sit", "eat"):
@@ -129,6 +130,16 @@ class Trial:
         motion.hit(self.m, b, p, self.J * np.asarray(WAYS[self.way]))
         self.knocked = motion.mode(self.m) == motion.POWERED
 
+    def item_row(self, w) -> dict:
+        """An eater's bowl at the end: its kind, height (m), speed (m/s), the lowest it went (m)."""
+        if self.item is None:
+            return {}
+        e = self.m.engine
+        return dict(item_kind=physics.kind(e, self.item),
+                    item_y=float(physics.position(e, self.item)[1]),
+                    item_v=float(np.linalg.norm(physics.velocity(e, self.item))),
+                    item_low=self.item_low)
+
     def row(self, w) -> dict:
         return dict(kind=self.kind, bone=self.bone, J=self.J, way=self.way, mode_at=self.mode_at,
                     knocked=self.knocked, landed_s=self.landed_s, up_s=self.up_s, gap=self.gap,
@@ -136,7 +147,7 @@ class Trial:
                     give=self.give, back=self.back, give_drawn=self.give_drawn,
                     back_drawn=self.back_drawn,
                     acting_at_ask=self.acting_at_ask, asked=self.asked, resat=self.resat,
-                    mode=motion.mode(self.m),
+                    mode=motion.mode(self.m), **self.item_row(w),
                     lean=self.lean(w), falling=motion.falling(self.m),
                     getting_up=motion.getting_up(self.m))
 
@@ -209,6 +220,8 @@ def run(path: str, only: list | None = None) -> dict:
                                                           or motion.acting(t.m)):
                 t.landed_s = (s + 1) * DT
             t.resat |= t.knocked and motion.sitting(t.m)
+            if t.item is not None:
+                t.item_low = min(t.item_low, float(w.bf[t.item.slot, L.B_POS + 1]))
             if (t.knocked and math.isnan(t.up_s) and not math.isnan(t.landed_s)
                     and motion.mode(t.m) == motion.POWERED and not motion.falling(t.m)
                     and t.lean(w) < 0.1):
