@@ -4,12 +4,12 @@ something in both hands and eat from it", #825's 3): ``hold``, ``let_go``, ``eat
 
 What it holds is an interaction point of its own: a kinematic physics body (``physics.add_box``
 and its kin with ``kind="kinematic"``), and the places on it the hands grip, in its own frame (m;
-its +Z the way the figure faces, +Y up, as it is held). Each step (Python, after the physics step:
-``after_step``) the item is placed for the next step (``physics.move_kinematic``) and each hand
-is solved onto its grip with the arm's two-bone solve (``_sit._newton`` on the upper arm's lean
-and tilt and the elbow's bend: the elbow down and out), written into the sat key's arm rows the
-way's verb holds (``PB_GU_BASE_Q``); the item and the figure's bodies pass through each other
-while it is held.
+its +Z the way the figure faces, +Y up, as it is held). Each step, after the physics step
+(``after_step``), one njit call a holding figure (``_arms_kernel``) places the item for the next
+step (the world's kinematic move) and solves each hand onto its grip with the arm's two-bone
+solve (closed form: the elbow down and out, bending about its hinge), written into the sat key's
+arm rows the way's verb holds (``PB_GU_BASE_Q``); the item and the figure's bodies pass through
+each other while it is held.
 
 - ``hold(body, item, left, right)``: the grips go each to the hand on the side nearer it (the
   one further to the figure's left to the left hand); the item rests over the thighs, its origin
@@ -44,24 +44,27 @@ import weakref
 from typing import Any
 
 import numpy as np
+from numba import njit
 
+from ae3d import _math as M
 from ae3d import _validate as V
 from ae3d import human
 from ae3d.physics import _layout as PL
+from ae3d.physics._kernels_dress import _mat_quat
 from ae3d.physics._world import shape_mass
 
 from . import _keyed as K
 from . import _sit as S
+from ._kin import local_to_world, qdelta_rotvec, qexp
 from ._layout import (
     ACTING,
     F_FALLING,
+    F_GU_BASE_P,
     F_GU_WAY,
     F_KNOCKED,
     F_MODE,
     GETTING_UP,
     PB_GU_BASE_Q,
-    PB_GU_P,
-    PB_GU_Q,
 )
 from ._service import PARENT, Motion, check, service
 
@@ -95,58 +98,25 @@ def _frame(m: Motion) -> S._Frame:
     return kept["sit"]["plan"].fr
 
 
-def _drawn(m: Motion) -> tuple[np.ndarray, np.ndarray]:
-    """The way's bodies as drawn (the sat key held): (n, 3) m, (n, 4)."""
-    s = service(m.engine)
-    nb = m.ragdoll.bones
-    return (s.pbf[m.slot, :nb, PB_GU_P:PB_GU_P + 3].copy(),
-            s.pbf[m.slot, :nb, PB_GU_Q:PB_GU_Q + 4].copy())
-
-
-def _mouth_at(r: Any, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """(3,) m: the mouth in bodies p, q: MOUTH_UP of the way up the neck's body from its lower
-    end, ahead (its forward axis) by its radius."""
-    b = _P.BONE_NECK
-    dims = K.dims_of(r)
-    ax = K._qr(q[b], (0.0, dims[b, 1], 0.0))
-    if ax[1] < 0.0:
-        ax = -ax
-    fwd = K._qr(q[b], np.array(_P.BONE_FORWARD_LOCAL[b], dtype=np.float64))
-    return p[b] - ax + 2.0 * MOUTH_UP * ax + fwd * dims[b, 0]
-
-
 def mouth(body: Motion) -> np.ndarray:
     """(3,) m: figure ``body``'s mouth as drawn now: part way up its neck's body (``MOUTH_UP`` of
     the way from its lower end), ahead by that body's radius. Any rig's head serves."""
     m = check(body)
     from ._pose import drawn_pose
     p, q = drawn_pose(m)
-    return _mouth_at(m.ragdoll, np.asarray(p), np.asarray(q))
+    return np.array(_mouth(np.asarray(p), np.asarray(q), K.dims_of(m.ragdoll)))
+
+
+def _palm_local(fr: S._Frame, fore: int) -> np.ndarray:
+    """(3,) m: the palm of forearm ``fore`` in its own frame: the forearm capsule's tip (its far
+    end on past by its radius)."""
+    e = fr.far_end(fore)
+    return e + e / max(math.sqrt(float(e @ e)), 1e-12) * fr.dims[fore, 0]
 
 
 def _palm(fr: S._Frame, p: np.ndarray, q: np.ndarray, fore: int) -> np.ndarray:
     """(3,) m: the palm of forearm ``fore`` in bodies p, q."""
-    e = fr.far_end(fore)
-    e2 = e + e / max(_norm(e), 1e-12) * fr.dims[fore, 0]
-    return p[fore] + K._qr(q[fore], e2)
-
-
-# ------------------------------------------------------------------------------ the pose
-def _quat_about(axis: np.ndarray, rad: float) -> np.ndarray:
-    s = math.sin(0.5 * rad)
-    return np.array([axis[0] * s, axis[1] * s, axis[2] * s, math.cos(0.5 * rad)])
-
-
-def _slerp(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
-    """The rotation ``t`` (0..1) of the way from ``a`` to ``b``, the shorter way."""
-    d = float(a @ b)
-    if d < 0.0:
-        b, d = -b, -d
-    if d > 0.9995:
-        out = a + (b - a) * t
-        return out / _norm(out)
-    th = math.acos(d)
-    return (math.sin((1.0 - t) * th) * a + math.sin(t * th) * b) / math.sin(th)
+    return p[fore] + K._qr(q[fore], _palm_local(fr, fore))
 
 
 def _lerp_ease(t: float, up: float, stay: float, down: float) -> float:
@@ -162,161 +132,234 @@ def _lerp_ease(t: float, up: float, stay: float, down: float) -> float:
     return 0.0
 
 
-def _item_pose(m: Motion, h: dict, p: np.ndarray, q: np.ndarray) -> tuple:
-    """The item's pose (position m, rotation) for bodies p, q at the hold's bite time: over the
-    lap (a cup over its thigh), raised toward the mouth by the bite's share."""
-    fr = _frame(m)
-    r = m.ragdoll
-    from ._act import hips_point
-    hips = hips_point(r, p, q)
-    at = hips + fr.fwd * LAP_AHEAD
-    thighs = (_P.BONE_THIGH_L, _P.BONE_THIGH_R)
-    if h["cup"]:
-        th = thighs[1] if h["right"] else thighs[0]
-        across, top, _ = S._thigh_top(fr, p, q, th, at)
-        lap = at + fr.across * (across - float(at @ fr.across))
-        lap[1] = top + LAP_OVER
+# ------------------------------------------------------------------------------ the kernel
+# The item's pose and the arms' solve each step, one njit call a holding figure (``_arms``): in
+# Python they were 175 µs a figure a step, numpy's small-array calls most of it.
+_NECK = _P.BONE_NECK
+_NECK_FWD = tuple(float(c) for c in _P.BONE_FORWARD_LOCAL[_NECK])
+_THIGHS = (_P.BONE_THIGH_L, _P.BONE_THIGH_R)
+_ARM_BONES = tuple((up, fore) for up, fore, _ in S._ARMS)
+
+
+@njit(cache=True, inline="always")
+def _unit(a):
+    return M.scale(a, 1.0 / M.length(a))
+
+
+@njit(cache=True, inline="always")
+def _joint_at(p, q, pt, b):
+    """Body ``b``'s point ``pt`` (its own frame, m) in the world."""
+    return M.add(M.v3(p[b], 0), M.qrot(M.q4(q[b], 0), M.v3(pt, 0)))
+
+
+@njit(cache=True, inline="always")
+def _half_axis(q, dims, b):
+    """Body ``b``'s capsule's half segment (its +y end from its middle) in the world, m."""
+    return M.qrot(M.q4(q[b], 0), (0.0, dims[b, 1], 0.0))
+
+
+@njit(cache=True)
+def _mouth(p, q, dims):
+    """(3,) m: the mouth in bodies p, q: MOUTH_UP of the way up the neck's body from its lower
+    end, ahead (its forward axis) by its radius."""
+    b = _NECK
+    ax = _half_axis(q, dims, b)
+    if ax[1] < 0.0:
+        ax = M.scale(ax, -1.0)
+    fwd = M.qrot(M.q4(q[b], 0), _NECK_FWD)
+    mid = M.madd(M.sub(M.v3(p[b], 0), ax), ax, 2.0 * MOUTH_UP)
+    return M.madd(mid, fwd, dims[b, 0])
+
+
+@njit(cache=True, inline="always")
+def _thigh_top(p, q, dims, th, fwd, across, at):
+    """(across m, height m): the thigh's middle line across the figure and its top (the
+    capsule's axis plus its radius) at ``at``'s distance along ``fwd`` (``_sit._thigh_top``'s
+    first two)."""
+    ax = _half_axis(q, dims, th)
+    a = M.sub(M.v3(p[th], 0), ax)
+    b = M.add(M.v3(p[th], 0), ax)
+    fa = M.dot(a, fwd)
+    fb = M.dot(b, fwd)
+    s = 0.5 if abs(fb - fa) < 1e-9 else min(1.0, max(0.0, (M.dot(at, fwd) - fa) / (fb - fa)))
+    c = M.madd(a, M.sub(b, a), s)
+    return M.dot(c, across), c[1] + dims[th, 0]
+
+
+@njit(cache=True, inline="always")
+def _item_at(p, q, pb, dims, fwd, across, turn, cup, right, rim, share):
+    """The item's pose (position m, rotation) for bodies p, q: over the lap (a cup over its
+    thigh), raised toward the mouth by the bite's ``share`` (0..1)."""
+    tl, tr = _THIGHS
+    hips = M.scale(M.add(_joint_at(p, q, pb[tl], tl), _joint_at(p, q, pb[tr], tr)), 0.5)
+    at = M.madd(hips, fwd, LAP_AHEAD)
+    if cup:
+        off, top = _thigh_top(p, q, dims, tr if right else tl, fwd, across, at)
+        lap = M.madd(at, across, off - M.dot(at, across))
+        lap = (lap[0], top + LAP_OVER, lap[2])
     else:
-        tops = [S._thigh_top(fr, p, q, th, at)[1] for th in thighs]
-        lap = at.copy()
-        lap[1] = 0.5 * (tops[0] + tops[1]) + LAP_OVER
-    rot = K.yaw_quat(fr.yaw)
-    share = _lerp_ease(h["bite_t"], BITE_RAISE, BITE_STAY, BITE_LOWER) if h["bite_t"] >= 0.0 \
-        else 0.0
+        top = 0.5 * (_thigh_top(p, q, dims, tl, fwd, across, at)[1]
+                     + _thigh_top(p, q, dims, tr, fwd, across, at)[1])
+        lap = (at[0], top + LAP_OVER, at[2])
     if share <= 0.0:
-        return lap, rot
-    mo = _mouth_at(r, p, q)
-    if h["cup"]:
+        return lap, turn
+    mo = _mouth(p, q, dims)
+    arc = 4.0 * BITE_ARC * share * (1.0 - share)
+    rot = turn
+    if cup:
         # the rim (the cup's top's middle) to the lips, the cup tipped toward the face
-        tilt = _quat_about(fr.across, -math.radians(CUP_TILT) * share)
-        qc = K._qm(tilt, rot)
-        top = mo + fr.fwd * CUP_AHEAD - np.array([0.0, CUP_UNDER, 0.0])
-        at_top = top - K._qr(qc, h["rim"])
-        return lap + (at_top - lap) * share + fr.fwd * (4.0 * BITE_ARC * share * (1.0 - share)), qc
-    top = mo + fr.fwd * BITE_AHEAD - np.array([0.0, BITE_UNDER, 0.0])
-    return lap + (top - lap) * share + fr.fwd * (4.0 * BITE_ARC * share * (1.0 - share)), rot
+        tilt = -math.radians(CUP_TILT) * share
+        rot = M.qmul(qexp(across[0] * tilt, across[1] * tilt, across[2] * tilt), turn)
+        lips = M.madd(mo, fwd, CUP_AHEAD)
+        tip = M.sub((lips[0], lips[1] - CUP_UNDER, lips[2]), M.qrot(rot, M.v3(rim, 0)))
+    else:
+        tip = M.madd(mo, fwd, BITE_AHEAD)
+        tip = (tip[0], tip[1] - BITE_UNDER, tip[2])
+    return M.madd(M.madd(lap, M.sub(tip, lap), share), fwd, arc), rot
 
 
-def _mat_q(mat: np.ndarray) -> np.ndarray:
-    """(4,) (x, y, z, w): the rotation of the orthonormal 3x3 ``mat``."""
-    t = float(np.trace(mat))
-    if t > 0.0:
-        w = math.sqrt(1.0 + t) * 0.5
-        return np.array([(mat[2, 1] - mat[1, 2]) / (4.0 * w), (mat[0, 2] - mat[2, 0]) / (4.0 * w),
-                         (mat[1, 0] - mat[0, 1]) / (4.0 * w), w])
-    i = int(np.argmax(np.diag(mat)))
-    j, k = (i + 1) % 3, (i + 2) % 3
-    r = math.sqrt(max(1e-12, 1.0 + mat[i, i] - mat[j, j] - mat[k, k]))
-    out = np.zeros(4)
-    out[i] = 0.5 * r
-    out[j] = (mat[j, i] + mat[i, j]) / (2.0 * r)
-    out[k] = (mat[k, i] + mat[i, k]) / (2.0 * r)
-    out[3] = (mat[k, j] - mat[j, k]) / (2.0 * r)
-    return out
+@njit(cache=True, inline="always")
+def _axes(a, b):
+    """The orthonormal frame (three unit 3-vectors) of ``a`` and ``b``: ``a``'s way, ``b`` made
+    square to it, their cross."""
+    e1 = _unit(a)
+    e2 = _unit(M.madd(b, e1, -M.dot(b, e1)))
+    return e1, e2, M.cross(e1, e2)
 
 
-def _norm(a: np.ndarray) -> float:
-    """|a| of a 3-vector: numpy's norm arithmetic (the square root of a . a) without its
-    dispatch (2.3 µs a call there, some thirty a holding figure's step)."""
-    return math.sqrt(float(a.dot(a)))
+@njit(cache=True, inline="always")
+def _frame_turn(a, b, c, d):
+    """The rotation (xyzw) taking the frame of ``c`` and ``d`` onto that of ``a`` and ``b``
+    (``_axes``): the matrix A B^T of the frames' columns."""
+    a1, a2, a3 = _axes(a, b)
+    b1, b2, b3 = _axes(c, d)
+    r0 = M.madd(M.madd(M.scale(b1, a1[0]), b2, a2[0]), b3, a3[0])    # row i: sum_k a_k[i] b_k
+    r1 = M.madd(M.madd(M.scale(b1, a1[1]), b2, a2[1]), b3, a3[1])
+    r2 = M.madd(M.madd(M.scale(b1, a1[2]), b2, a2[2]), b3, a3[2])
+    return _mat_quat(r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], r2[0], r2[1], r2[2])
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a x b of two 3-vectors: numpy's cross product arithmetic without its axis handling (34 µs
-    a call there, a third of an eating figure's step in Python)."""
-    a0, a1, a2 = float(a[0]), float(a[1]), float(a[2])
-    b0, b1, b2 = float(b[0]), float(b[1]), float(b[2])
-    return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0])
-
-
-def _basis(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """3x3: columns a, b (made square to a), a x b; both unit."""
-    a = a / _norm(a)
-    b = b - float(b @ a) * a
-    b = b / _norm(b)
-    return np.stack([a, b, _cross(a, b)], axis=1)
-
-
-def _solve_arm(fr: S._Frame, p: np.ndarray, q: np.ndarray, up: int, fore: int,
-               target: np.ndarray, out: float) -> tuple:
+@njit(cache=True, inline="always")
+def _solve_arm(p, q, parent, pa, pb, stand, turn, fwd, across, up, fore, palm, target, out):
     """The arm's two-bone solve: the upper arm's and forearm's world rotations putting its palm
-    at ``target`` (m), the elbow down and out (``out``: +1 the figure's left arm, -1 its right),
-    bending about its hinge (the axis across the figure standing), straight where it cannot
-    reach."""
-    shoulder = p[PARENT[up]] + K._qr(q[PARENT[up]], fr.pa[up])
-    a_loc = fr.pa[fore] - fr.pb[up]                    # shoulder joint to elbow joint
-    e = fr.far_end(fore)
-    c_loc = e + e / max(_norm(e), 1e-12) * fr.dims[fore, 0] - fr.pb[fore]
-    l1 = _norm(a_loc)
-    l2 = _norm(c_loc)
-    su, sf = K._qm(fr.turn, fr.stand[up]), K._qm(fr.turn, fr.stand[fore])
-    hinge = fr.across                                  # the elbow's axis, standing
-    d = target - shoulder
+    (``palm``, the forearm's frame, m) at ``target`` (m), the elbow down and out (``out``: +1
+    the figure's left arm, -1 its right), bending about its hinge (the axis across the figure
+    standing), straight where it cannot reach."""
+    sh = parent[up]
+    shoulder = _joint_at(p, q, pa[up], sh)
+    a_loc = M.sub(M.v3(pa[fore], 0), M.v3(pb[up], 0))      # shoulder joint to elbow joint
+    c_loc = M.sub(palm, M.v3(pb[fore], 0))                  # elbow joint to palm
+    l1 = M.length(a_loc)
+    l2 = M.length(c_loc)
+    su = M.qmul(turn, M.q4(stand[up], 0))
+    sf = M.qmul(turn, M.q4(stand[fore], 0))
+    d = M.sub(target, shoulder)
     # no nearer than the elbow's bend allows (ELBOW_MOST), no further than the arm reaches
     near = math.sqrt(l1 * l1 + l2 * l2 + 2.0 * l1 * l2 * math.cos(math.radians(ELBOW_MOST)))
-    dist = min(max(_norm(d), near), l1 + l2 - 1e-6)
-    u = d / max(_norm(d), 1e-9)
-    pole = np.array([0.0, -1.0, 0.0]) + 0.5 * out * fr.across - 0.3 * fr.fwd
-    v = pole - float(pole @ u) * u
-    if _norm(v) < 1e-6:
-        v = fr.across * out
-    v = v / _norm(v)
+    dist = min(max(M.length(d), near), l1 + l2 - 1e-6)
+    u = M.scale(d, 1.0 / max(M.length(d), 1e-9))
+    pole = M.madd((-0.3 * fwd[0], -1.0, -0.3 * fwd[2]), across, 0.5 * out)
+    v = M.madd(pole, u, -M.dot(pole, u))
+    if M.length(v) < 1e-6:
+        v = M.scale(across, out)
+    v = _unit(v)
     cos_a = (l1 * l1 + dist * dist - l2 * l2) / (2.0 * l1 * dist)
     alpha = math.acos(max(-1.0, min(1.0, cos_a)))
-    elbow = shoulder + l1 * (math.cos(alpha) * u + math.sin(alpha) * v)
-    d_u = (elbow - shoulder) / l1
-    d_f = (shoulder + u * dist - elbow) / l2
-    h = _cross(d_f, d_u)
-    if _norm(h) < 1e-9:
-        h = _cross(d_u, v)       # straight: the hinge square to the elbow's way
-    h = h / _norm(h)
-    # the upper arm: its joint-to-joint axis onto d_u, its hinge onto h
-    a_st = K._qr(su, a_loc)
-    rot = _basis(d_u, h) @ _basis(a_st, hinge).T
-    qu = K._qm(_mat_q(rot), su)
+    elbow = M.add(shoulder, M.scale(M.madd(M.scale(u, math.cos(alpha)), v, math.sin(alpha)), l1))
+    d_u = M.scale(M.sub(elbow, shoulder), 1.0 / l1)
+    d_f = M.scale(M.sub(M.madd(shoulder, u, dist), elbow), 1.0 / l2)
+    h = M.cross(d_f, d_u)
+    if M.length(h) < 1e-9:
+        h = M.cross(d_u, v)       # straight: the hinge square to the elbow's way
+    h = _unit(h)
+    # the upper arm: its joint-to-joint axis onto d_u, its hinge (across, standing) onto h
+    qu = M.qmul(_frame_turn(d_u, h, M.qrot(su, a_loc), across), su)
     # the forearm: the standing one carried with the upper arm, bent about h by the elbow's angle
     # (its palm's way onto d_f)
-    qf0 = K._qm(K._qm(qu, S._conj(su)), sf)
-    c0 = K._qr(qf0, c_loc)
-    c0 = c0 / _norm(c0)
-    ang = math.atan2(float(_cross(c0, d_f) @ h), float(c0 @ d_f))
-    qf = K._qm(_quat_about(h, ang), qf0)
+    qf0 = M.qmul(M.qmul(qu, M.qconj(su)), sf)
+    c0 = _unit(M.qrot(qf0, c_loc))
+    ang = math.atan2(M.dot(M.cross(c0, d_f), h), M.dot(c0, d_f))
+    qf = M.qmul(qexp(h[0] * ang, h[1] * ang, h[2] * ang), qf0)
     return qu, qf
+
+
+@njit(cache=True, inline="always")
+def _toward(q, b, to, t):
+    """The rotation ``t`` (0..1) of the way from row ``b`` of ``q`` to ``to``, the shorter way."""
+    a = M.q4(q[b], 0)
+    rx, ry, rz = qdelta_rotvec(a[0], a[1], a[2], a[3], to[0], to[1], to[2], to[3])
+    return M.qnormalize(M.qmul(qexp(rx * t, ry * t, rz * t), a))
+
+
+@njit(cache=True, inline="always")
+def _put(pbf, f, b, r):
+    """The held key's row ``b`` (``PB_GU_BASE_Q``): rotation ``r``, its w kept non-negative."""
+    s = -1.0 if r[3] < 0.0 else 1.0
+    for c in range(4):
+        pbf[f, b, PB_GU_BASE_Q + c] = r[c] * s
+
+
+@njit(cache=True)
+def _arms_kernel(nb, parent, joints, jf, ff, pbf, f, base, yaw, pa, pb, dims, stand, palms,
+                 grips, hands, cup, right, rim, bite, take, item):
+    """Figure ``f``'s held key (``PB_GU_BASE_Q``): ``base`` (the sat key's, its pelvis at
+    ``F_GU_BASE_P``) with each holding hand's arm (``hands[i]`` 1) solved onto its grip
+    (``grips[i]``, the item's frame, m), blended from the thigh by ``take`` (0..1); ``item``
+    (7,): the item's pose (m, xyzw), raised toward the mouth by the bite's share ``bite``."""
+    p = np.empty((nb, 3))
+    q = np.empty((nb, 4))
+    root = np.empty((1, 3))
+    for c in range(3):
+        root[0, c] = ff[f, F_GU_BASE_P + c]
+    local_to_world(nb, parent, joints, jf, base, root, p, q)
+    fwd = (math.sin(yaw), 0.0, math.cos(yaw))
+    across = (math.cos(yaw), 0.0, -math.sin(yaw))
+    turn = (0.0, math.sin(0.5 * yaw), 0.0, math.cos(0.5 * yaw))     # K.yaw_quat
+    pos, rot = _item_at(p, q, pb, dims, fwd, across, turn, cup, right, rim, bite)
+    for b in range(nb):
+        for c in range(4):
+            pbf[f, b, PB_GU_BASE_Q + c] = base[b, c]
+    for i in range(2):
+        if hands[i] == 0:
+            continue
+        up, fore = _ARM_BONES[i]
+        target = M.add(pos, M.qrot(rot, M.v3(grips[i], 0)))
+        qu, qf = _solve_arm(p, q, parent, pa, pb, stand, turn, fwd, across, up, fore,
+                            M.v3(palms[i], 0), target, 1.0 if i == 0 else -1.0)
+        if take < 1.0:
+            # from the thigh: each bone turned in the world from the sat key's toward its solve
+            # (a target moved along instead swung the elbow round to the solve's plane, 20
+            # degrees in the first step)
+            qu = _toward(q, up, qu, take)
+            qf = _toward(q, fore, qf, take)
+        sh = parent[up]
+        _put(pbf, f, up, M.qmul(M.qconj(M.q4(q[sh], 0)), qu))
+        _put(pbf, f, fore, M.qmul(M.qconj(qu), qf))
+    rot = M.qnormalize(rot)
+    for c in range(3):
+        item[c] = pos[c]
+    for c in range(4):
+        item[3 + c] = rot[c]
 
 
 def _arms(m: Motion, h: dict) -> None:
     """Each holding hand solved onto its grip (blended from its thigh by the take's share), the
-    arm rows of the held key written (``PB_GU_BASE_Q``); the item moved there."""
+    arm rows of the held key written (``PB_GU_BASE_Q``); the item moved there (the kernel's
+    work: ``_arms_kernel``)."""
     s = service(m.engine)
-    f = m.slot
     r = m.ragdoll
-    nb = r.bones
-    fr = _frame(m)
-    base = h["base"].copy()
-    lt = np.zeros((nb, 3))
-    lt[0] = s.ff[f, S.F_GU_BASE_P:S.F_GU_BASE_P + 3]
-    p, q = K.key_world(r, base, lt)
-    pos, rot = _item_pose(m, h, p, q)
-    share = K.ease(h["take_t"] / TAKE)
-    for i, (up, fore, _) in enumerate(S._ARMS):
-        grip = h["grips"][i]
-        if grip is None:
-            continue
-        qu, qf = _solve_arm(fr, p, q, up, fore, pos + K._qr(rot, grip), 1.0 if i == 0 else -1.0)
-        if share < 1.0:
-            # from the thigh: each bone turned in the world from the sat key's toward its solve
-            # (a target moved along instead swung the elbow round to the solve's plane, 20
-            # degrees in the first step)
-            qu = _slerp(q[up], qu, share)
-            qf = _slerp(q[fore], qf, share)
-        base[up] = K._qm(S._conj(q[PARENT[up]]), qu)
-        base[fore] = K._qm(S._conj(qu), qf)
-        for b in (up, fore):
-            if base[b, 3] < 0.0:
-                base[b] *= -1.0
-    s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = base
-    from ae3d import physics
-    physics.move_kinematic(m.engine, h["item"], pos, rot)
+    w = m.engine.physics
+    fr = h["frame"]
+    bite = _lerp_ease(h["bite_t"], BITE_RAISE, BITE_STAY, BITE_LOWER) if h["bite_t"] >= 0.0 \
+        else 0.0
+    out = h["out"]
+    _arms_kernel(r.bones, PARENT, r.joints, w.jf, s.ff, s.pbf, m.slot, h["base"], fr.yaw, fr.pa,
+                 fr.pb, fr.dims, fr.stand, h["palms"], h["grip_at"], h["hands"], h["cup"],
+                 h["right"], h["rim"], bite, K.ease(h["take_t"] / TAKE), out)
+    # the world's own move (physics.move_kinematic less its checks of what the kernel wrote: a
+    # finite point, a unit rotation; the item's kind was checked at hold): half the call's cost
+    # there. The item still has to be there (a removed one raises, naming it).
+    w.move_kinematic(w.slot_of(h["item"], "item"), out[:3], out[3:])
 
 
 # ------------------------------------------------------------------------------ the calls
@@ -349,10 +392,21 @@ def _begin(m: Motion, item: Any, slot: int, grips: list, cup: bool, right: bool,
     nb = m.ragdoll.bones
     w = m.engine.physics
     pairs = [(slot, int(b)) for b in m.ragdoll.bodies]
+    # what the step's kernel reads, kept as arrays: each hand's grip (a row of zeros and a 0 in
+    # hands where that hand holds nothing) and its palm in its forearm's frame
+    fr = _frame(m)
+    grip_at = np.zeros((2, 3))
+    hands = np.zeros(2, dtype=np.int64)
+    for i, g in enumerate(grips):
+        if g is not None:
+            grip_at[i] = g
+            hands[i] = 1
+    palms = np.array([_palm_local(fr, fore) for _, fore, _ in S._ARMS])
     _HOLD[m] = dict(item=item, grips=grips, cup=cup, right=right, rim=rim,
                     base=s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4].copy(),
                     take_t=0.0, going=1.0, bite_t=-1.0, stand=False,
-                    ignored=w.ignore_pairs(pairs))
+                    ignored=w.ignore_pairs(pairs), frame=fr, grip_at=grip_at, hands=hands,
+                    palms=palms, out=np.zeros(7))
 
 
 def hold(body: Motion, item: Any, left: Any, right: Any) -> bool:
