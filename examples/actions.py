@@ -11,8 +11,9 @@ Left to right:
   lets go (the script puts the bowl back) and stands up (``motion.stand_up``);
 - a Mixamo man on a round log (``physics.add_log``): it sits, takes a cup in its right hand
   (``motion.hold_cup``), drinks twice (``motion.drink``) and stands up (letting go first);
-- a box man on another squared log, struck in the back with 300 N·s as it sits: knocked off its
-  seat, it falls forward, lands, lies a second and gets up by itself (``motion.set_get_up``).
+- a box man on another squared log, struck in the back with 300 N·s as it sits holding a bowl:
+  knocked off its seat, it drops the bowl (made dynamic, it falls to the ground), falls forward,
+  lands, lies a second and gets up by itself (``motion.set_get_up``).
 
 The first two and the last are POWERED before and after (the muscles play their clips), the third
 ANIMATED;
@@ -46,7 +47,7 @@ STRIKE = 300.0                 # N·s: the blow in the struck one's back (3.8 m/
 # (seconds, who, what): the script, from the start
 SCRIPT = (
     (0.5, "lier", "lie_down"), (0.5, "eater", "sit"), (0.5, "drinker", "sit"),
-    (0.5, "struck", "sit"), (4.0, "struck", "strike"),
+    (0.5, "struck", "sit"), (3.0, "struck", "hold"), (4.0, "struck", "strike"),
     (3.0, "eater", "hold"), (3.0, "drinker", "hold_cup"),
     (3.8, "eater", "eat"), (3.8, "drinker", "drink"),
     (5.5, "lier", "get_up"),
@@ -118,13 +119,16 @@ def build(e):
     cast["drinker"] = (body, dict(seat=seat, facing=facing, item=cup, rest=rest,
                                   grip=(-CUP[0] - 0.02, 0.0, 0.0)))
     # the struck: a squared log further on, sat facing the camera, struck in the back as it sits
+    # holding a bowl of its own
     seat, facing = (4.4, LOG_SQUARED, -0.1), (0.0, 0.0, 1.0)
     physics.add_box(e, (0.6, 0.5 * LOG_SQUARED, 0.15), (4.4, 0.5 * LOG_SQUARED, -0.1),
                     kind="static")
     spot = _spot(e, "boxman.glb", motion.sit_spot, seat, facing)
     body = _figure(e, "struck", "boxman.glb", spot, _yaw(facing), motion.POWERED)
     motion.set_get_up(body, 1.0)     # knocked down, it gets up by itself a second after lying
-    cast["struck"] = (body, dict(seat=seat, facing=facing, blow=(0.0, 0.0, STRIKE)))
+    bowl = physics.add_box(e, BOWL, (4.82, LOG_SQUARED + BOWL[1], -0.1), kind="kinematic")
+    cast["struck"] = (body, dict(seat=seat, facing=facing, blow=(0.0, 0.0, STRIKE), item=bowl,
+                                 grips=((BOWL[0] + 0.02, 0.0, 0.0), (-BOWL[0] - 0.02, 0.0, 0.0))))
     e.add_processor(Script(e, cast), engine.priorities.HANDOVER_STEP + 50)
     render.camera_orbit(e, target=(1.1, 0.5, 0.4), distance=8.5, yaw=0.0, pitch=0.35)
     return cast
