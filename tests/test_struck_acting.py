@@ -30,6 +30,8 @@ turning with the way: every bone takes every strength), 80 trials a rig.
 | every figure at the end (acting ones asked up 3 s and 6 s after the blow) | POWERED, upright |
 | | (under 0.1 rad), not falling |
 | a 60 kg crate thrown at a sitter's chest at 10 m/s / a 1 kg ball at 4 m/s | knocked off / kept |
+| knocked against a table 0.25 m before the log (350-900 N·s, from behind and in front) | |
+| | back on its seat, it sits again (every figure at rest, sat or standing: box man xfail) |
 | a knocked eater's bowl (made dynamic, dropped) | at rest at the end, on the ground or the |
 | | log (under its top + the bowl's height + 1 cm), never 1 cm into the ground |
 """
@@ -175,6 +177,50 @@ def test_thrown_crate_knocks_a_sitter_off_a_ball_does_not(thrown):
     assert crate["knocked"] and crate["landed"]
     assert crate["mode"] == motion.POWERED and crate["lean"] < 0.1
     assert not ball["knocked"] and ball["acting"] and ball["mode"] == motion.ACTING
+
+
+@pytest.fixture(scope="module", params=list(RIGS))
+def table(request):
+    return request.param, SA.run_table(RIGS[request.param])
+
+
+def _row(r) -> str:
+    return (f"{r['J']:.0f} N·s {r['way']}: mode {r['mode']}, seated {r['seated']}, falling "
+            f"{r['falling']}, landed {r['landed']}, pelvis {r['pelvis']:.2f} m")
+
+
+def test_knocked_back_onto_its_seat_it_sits_again(table):
+    """Thrown against the table (or back over the log) and come back onto its seat, a knocked
+    sitter sits again. Before session 16 two of the five box men back on the seat sat there
+    fallen for good, rocking, its arms reaching toward a fall that turned as it rocked (never
+    still, so never at rest to be sat again); in a wider probe (tables 0.1 / 0.25 / 0.4 m from
+    the log, 60 figures) 15 were left so, some slumped on the log's back edge, their hips'
+    middle 3 cm past it where the seat was looked for."""
+    rig, rows = table
+    knocked = [r for r in rows if r["knocked"]]
+    back = [r for r in knocked if r["on_seat"]]
+    print(f"{rig}: {len(knocked)} of {len(rows)} knocked off; back on the seat {len(back)}, "
+          f"seated again {sum(r['seated'] for r in back)}")
+    assert len(knocked) == len(rows)
+    for r in back:
+        assert r["seated"] and r["mode"] == motion.ACTING, _row(r)
+
+
+JAMMED = ("measured (session 16): the box man struck at 700 N·s from behind ends standing jammed "
+          "between its log and the table, its pelvis 1.00 m up, fallen (knocked, so fallen however "
+          "it leans), never down (the ways up begin only from the ground) and not on its seat: it "
+          "stays there. In a probe at tables 0.1 / 0.25 / 0.4 m from the log (60 figures) 5 were "
+          "left so, 4 of them at 0.1 m; 22 before session 16")
+
+
+def test_knocked_at_a_table_every_figure_comes_to_rest_sat_or_standing(table, request):
+    rig, rows = table
+    if rig == "box man":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=JAMMED))
+    stuck = [r for r in rows if r["mode"] != motion.ACTING
+             and (r["falling"] or r["getting_up"] or r["mode"] != motion.POWERED)]
+    print(f"{rig}: stuck {len(stuck)} of {len(rows)}: " + "; ".join(_row(r) for r in stuck))
+    assert not stuck
 
 
 def test_same_bits_twice():

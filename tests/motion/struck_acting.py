@@ -271,4 +271,60 @@ def run_thrown(path: str) -> dict:
     return out
 
 
-__all__ = ["run", "run_thrown", "trials", "KINDS", "BONES", "LEVELS", "WAYS", "THROWN"]
+# a table before the log: half extents (across, up, along) m and its middle ahead of the seat's
+TABLE = (0.6, 0.375, 0.35)
+TABLE_AHEAD = 0.75          # m: its near face 0.25 m past the log's front (the knees under it)
+TABLE_LEVELS = (350.0, 450.0, 550.0, 700.0, 900.0)
+TABLE_WAYS = {"from behind": 1.0, "from in front": -1.0}   # along the way it sits facing (+z)
+TABLE_WATCH = 8.0           # s after the blow
+
+
+def run_table(path: str) -> list[dict]:
+    """Sitters on a 0.45 m log with a table before them (``TABLE``), struck at the chest from
+    behind (into the table) and from in front (over the log) at ``TABLE_LEVELS``. Returns a row
+    a trial: (N·s, way, knocked, mode, seated, falling, landed, getting_up, pelvis y m, on its
+    seat: the hips' middle over the log, at most 0.3 m over its top) ``TABLE_WATCH`` s on."""
+    from ae3d.motion._act import hips_point
+    from ae3d.motion._get_up import _bodies
+    e = engine.Engine()
+    physics.set_ankles(e, True)
+    physics.ground(e)
+    trials = [(J, way) for J in TABLE_LEVELS for way in TABLE_WAYS]
+    ones = []
+    for i, _t in enumerate(trials):
+        o = SI.One(e, f"t{i}", path, (SPACING * (i % 10), 0.0, SPACING * (i // 10)), SEAT, 0.0,
+                   motion.POWERED, False)
+        motion.set_get_up(o.m, 1.0)
+        c = o.seat.middle
+        physics.add_box(e, TABLE, (c[0], TABLE[1], c[2] + TABLE_AHEAD), kind="static")
+        ones.append(o)
+    e.run(seconds=SETTLE)
+    for o in ones:
+        assert motion.sit(o.m, o.seat.point, o.facing)
+    e.run(seconds=SETUP)
+    w = e.physics
+    knocked = []
+    for o, (J, way) in zip(ones, trials, strict=True):
+        b = human.BONE_SPINE_03
+        p = w.bf[int(o.m.ragdoll.bodies[b]), L.B_POS:L.B_POS + 3].copy()
+        motion.hit(o.m, b, p, (0.0, 0.0, J * TABLE_WAYS[way]))
+        knocked.append(motion.mode(o.m) == motion.POWERED)
+    e.run(seconds=TABLE_WATCH)
+    rows = []
+    for o, (J, way), k in zip(ones, trials, knocked, strict=True):
+        m = o.m
+        hp = hips_point(m.ragdoll, *_bodies(m))
+        d = hp - o.seat.middle
+        on_seat = (abs(float(d @ o.seat.across)) < 0.6 and abs(float(d @ o.seat.fwd)) < 0.2
+                   and 0.0 < hp[1] - SEAT < 0.3)
+        rows.append(dict(J=J, way=way, knocked=k, mode=motion.mode(m), seated=motion.seated(m),
+                         falling=motion.falling(m), landed=motion.landed(m),
+                         getting_up=motion.getting_up(m),
+                         pelvis=float(w.bf[int(m.ragdoll.bodies[0]), L.B_POS + 1]),
+                         on_seat=bool(on_seat)))
+    e.close()
+    return rows
+
+
+__all__ = ["run", "run_thrown", "run_table", "trials", "KINDS", "BONES", "LEVELS", "WAYS",
+           "THROWN", "TABLE", "TABLE_LEVELS", "TABLE_WAYS"]
