@@ -11,7 +11,10 @@ Held regardless, the anchor on the world took a 400 N·s blow's whole turn out o
 once: the figure slid 2.6 m on its feet into a squat and its muscles stood it up again, rather
 than toppling. The heading hold keeps the way it faces at ``heading_torque`` x
 strength while a sole touches the ground and the lean is under ``fall_lean``, else 0 with its
-impulse cleared (#689). Not POWERED, both are off.
+impulse cleared (#689). Not POWERED, both are off. Knocked off a keyed way (``F_KNOCKED``) the
+anchor lets go, but a protective figure keeps a brake on its pelvis's tumble until it lands
+(``FallSettings.knock_brake`` of the cap while the pelvis tips faster than ``knock_spin``): the
+anchor's target taken each step from the pelvis's own tilt, so it holds nothing up.
 
 Columns: ``F_LEAN``, ``F_MAX_LEAN``, ``F_LETGO``, ``F_UPRIGHT``, ``F_HEADING``, ``F_FALLING``.
 Settings: ``BalanceSettings``. Verbs: ``balance_pre``, ``balance_post``. Units: rad, s, N·m.
