@@ -11,7 +11,10 @@ Held regardless, the anchor on the world took a 400 N·s blow's whole turn out o
 once: the figure slid 2.6 m on its feet into a squat and its muscles stood it up again, rather
 than toppling. The heading hold keeps the way it faces at ``heading_torque`` x
 strength while a sole touches the ground and the lean is under ``fall_lean``, else 0 with its
-impulse cleared (#689). Not POWERED, both are off.
+impulse cleared (#689). Not POWERED, both are off. Knocked off a keyed way (``F_KNOCKED``) the
+anchor lets go, but a protective figure keeps a brake on its pelvis's tumble until it lands
+(``FallSettings.knock_brake`` of the cap while the pelvis tips faster than ``knock_spin``): the
+anchor's target taken each step from the pelvis's own tilt, so it holds nothing up.
 
 Columns: ``F_LEAN``, ``F_MAX_LEAN``, ``F_LETGO``, ``F_UPRIGHT``, ``F_HEADING``, ``F_FALLING``.
 Settings: ``BalanceSettings``. Verbs: ``balance_pre``, ``balance_post``. Units: rad, s, N·m.
@@ -26,7 +29,17 @@ import numpy as np
 from numba import njit
 
 from ae3d import human
-from ae3d.physics._layout import A_AXIS, A_HEADING, A_L_ANG, A_QAX, A_TMAX, B_QUAT, SI_TOUCH
+from ae3d.physics._layout import (
+    A_AXIS,
+    A_HEADING,
+    A_L_ANG,
+    A_L_UP,
+    A_QAX,
+    A_TMAX,
+    B_QUAT,
+    B_W,
+    SI_TOUCH,
+)
 
 from ._kin import qnorm, qrot
 from ._layout import (
@@ -54,6 +67,8 @@ from ._layout import (
     S_FALL_LEAN,
     S_HEADING_TORQUE,
     S_HIP_FADE,
+    S_KNOCK_BRAKE,
+    S_KNOCK_SPIN,
     S_LETGO_TIME,
     S_STAGGER_LEAN,
 )
@@ -158,6 +173,17 @@ def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local
         # go (an anchor at nothing applies nothing). The fall's assist held a knocked sitter's
         # pelvis up as it went over onto its knees, and it crawled back 1.5 m
         up_cap = 0.0
+    # a protective figure knocked off its way, until it lands: a brake on its pelvis's tumble
+    # (FallSettings.knock_brake), the anchor's target taken from the pelvis's own tilt each step
+    brake_on = (powered and fi[f, F_KNOCKED] != 0 and fi[f, F_PROTECTIVE] != 0
+                and fi[f, F_LAND] == LAND_NONE and prm[S_KNOCK_BRAKE] > 0.0)
+    wx, wz = bf[pel, B_W], bf[pel, B_W + 2]
+    rate = math.sqrt(wx * wx + wz * wz)     # rad/s: the pelvis's tilt rate (its yaw left out)
+    if brake_on:
+        # one-sided: off while the pelvis tips slower than knock_spin. On at any rate (its target
+        # turned ahead at that rate), it held a slower turn as it was, gravity's too: a Mixamo
+        # sitter struck at the arm (250 N·s) sat slumped on its log 1.7 s, never tipping off
+        up_cap = prm[S_KNOCK_BRAKE] * prm[S_BALANCE_TORQUE] * s if rate > prm[S_KNOCK_SPIN] else 0.0
     head_cap = (prm[S_HEADING_TORQUE] * s
                 if (powered and on_soles and ff[f, F_LEAN] < prm[S_FALL_LEAN]) else 0.0)
     changed = False
@@ -170,7 +196,23 @@ def balance_pre(f, dt, nb, powered, ff, fi, pbi, prm, soles, up_local, fwd_local
     if not powered or fi[f, F_FALLING] != 0 or fi[f, F_LAND] != LAND_NONE:
         hb = 0.0
     fh = math.sqrt(fx * fx + fz * fz)
-    if hb > 0.0 and fh > 1e-6:
+    if brake_on:
+        # the body axis that is up once the pelvis has tipped on this step at knock_spin along its
+        # tilt (world up turned back by that much, seen from the pelvis): the anchor holds nothing
+        # up and only brakes the tumble down to that rate
+        q0, q1 = bf[pel, B_QUAT], bf[pel, B_QUAT + 1]
+        q2, q3 = bf[pel, B_QUAT + 2], bf[pel, B_QUAT + 3]
+        tx, ty, tz = 0.0, 1.0, 0.0
+        if rate > 1e-9:
+            th = -min(rate, prm[S_KNOCK_SPIN]) * dt
+            sn = math.sin(0.5 * th) / rate
+            tx, ty, tz = qrot(wx * sn, 0.0, wz * sn, math.cos(0.5 * th), 0.0, 1.0, 0.0)
+        hold_up(af, ku, q0, q1, q2, q3, tx, ty, tz)
+        if af[ku, A_TMAX] == 0.0:
+            # from nothing: no warm start from the anchor's last hold (its rows' impulses too)
+            af[ku, A_L_UP] = 0.0
+            af[ku, A_L_UP + 1] = 0.0
+    elif hb > 0.0 and fh > 1e-6:
         sn = math.sin(hb) / fh
         hold_up(af, ku, arx, ary, arz, arw, -sn * fx, math.cos(hb), -sn * fz)
     else:

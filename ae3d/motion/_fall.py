@@ -73,6 +73,8 @@ from ._layout import (
     S_FAR_FWD,
     S_HAND_DOWN,
     S_KNEE_GIVE,
+    S_KNOCK_BRAKE,
+    S_KNOCK_SPIN,
     S_LAND_LEAN,
     S_REACH_DOWN,
     S_REACH_OUT,
@@ -168,7 +170,32 @@ class FallSettings:
     chest rather than over the head; blended to none as the fall turns toward its back
     (``backwards``), where the arm reaching along the fall keeps the head off the ground."""
 
+    knock_brake: float = 0.3
+    """share of the balance's cap (the pelvis's upright anchor, 1,200 N·m at strength 1): a
+    protective figure knocked off its keyed way (``_hits.knock_off``), until it lands, has its
+    pelvis's tumble braked within this cap (``_balance.balance_pre``) while it tips faster than
+    ``knock_spin``. The anchor's target is taken each step from the pelvis's own tilt, so it holds
+    nothing up (the fall's assist, an upright hold, held a knocked sitter's pelvis up and it
+    crawled 1.5 m on its knees). Swept on tests/test_knocked_falls.py's ensemble (both rigs sat on
+    a 0.45 m log, struck at the chest from behind / front / side at 250-800 N·s beside an
+    unprotected twin: 22 falls; protected head slower than the twin's or never touching; its speed
+    at first ground contact, mean box man / Mixamo man over those touching, twins 5.69 / 5.52 m/s;
+    s resting on its head with the pelvis over 0.5 m up, all, in 3 s):
+    0 (none): 9 of 22, 5.79 / 5.45, 6.0 s;
+    braking at any rate (knock_spin 0): 0.15: 18 of 22, 3.48 / 4.32, 0.5 s; 0.3: 22 of 22 (13
+    never touch), 3.58 / 3.34, 0.1 s, but tests/test_struck_acting.py's box man knocked while
+    rising by 5,000 N·s never stood again and a knocked sitter's arm tore 2.23 cm (2 allowed);
+    0.3 over 2 rad/s: 22 of 22 (7 never touch), 2.98 / 3.41, 0.25 s (in 4 s)."""
+    knock_spin: float = 2.0
+    """rad/s: the knocked figure's brake is off while the pelvis tips slower than this, and on
+    brakes it down to this (its target turned that far ahead each step along the tilt). Turned
+    ahead at the pelvis's own rate up to this and on at any rate, it held a slow turn as it was,
+    gravity's too: a Mixamo sitter struck at the arm (250 N·s) sat slumped on its log, never came
+    to rest, and stood up from there (22 of 22 on the ensemble, 3.38 / 2.69 m/s)."""
+
     def pack(self, row: np.ndarray) -> None:
+        row[S_KNOCK_BRAKE] = self.knock_brake
+        row[S_KNOCK_SPIN] = self.knock_spin
         row[S_FALL_ASSIST] = self.assist
         row[S_REACH_DOWN] = self.reach_down
         row[S_REACH_OUT] = self.reach_out

@@ -399,4 +399,7 @@ S_ARM_GIVE = 110       # share: of its budget a given arm keeps, driven to its p
 S_HAND_DOWN = 111      # m: a forearm's lowest point within this of the figure's is a hand down
 # the ways up, session 13 (_get_up.py: the first stage paced by its widest turn)
 S_GU_MAX_TURN = 112    # rad/s: no bone of a keyed way's first stage turns faster at its middle
-PRM_COUNT = 113
+# the protective fall of a figure knocked off its keyed way, session 16 (_balance.py)
+S_KNOCK_BRAKE = 113    # share: of the balance's cap, a knocked figure's tumble brake on its pelvis
+S_KNOCK_SPIN = 114     # rad/s: the pelvis's tilt rate the knocked figure's brake lets through
+PRM_COUNT = 115
