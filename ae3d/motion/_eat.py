@@ -301,14 +301,13 @@ def _put(pbf, f, b, r):
 
 @njit(cache=True)
 def _arms_kernel(nb, parent, joints, jf, ff, pbf, f, base, yaw, pa, pb, dims, stand, palms,
-                 grips, hands, cup, right, rim, bite, take, item):
+                 grips, hands, cup, right, rim, bite, take, item, p, q, root):
     """Figure ``f``'s held key (``PB_GU_BASE_Q``): ``base`` (the sat key's, its pelvis at
     ``F_GU_BASE_P``) with each holding hand's arm (``hands[i]`` 1) solved onto its grip
     (``grips[i]``, the item's frame, m), blended from the thigh by ``take`` (0..1); ``item``
-    (7,): the item's pose (m, xyzw), raised toward the mouth by the bite's share ``bite``."""
-    p = np.empty((nb, 3))
-    q = np.empty((nb, 4))
-    root = np.empty((1, 3))
+    (7,): the item's pose (m, xyzw), raised toward the mouth by the bite's share ``bite``. ``p``
+    (nb, 3), ``q`` (nb, 4), ``root`` (1, 3): scratch (the key's bodies in the world), kept with
+    the hold rather than made each call."""
     for c in range(3):
         root[0, c] = ff[f, F_GU_BASE_P + c]
     local_to_world(nb, parent, joints, jf, base, root, p, q)
@@ -355,7 +354,7 @@ def _arms(m: Motion, h: dict) -> None:
     out = h["out"]
     _arms_kernel(r.bones, PARENT, r.joints, w.jf, s.ff, s.pbf, m.slot, h["base"], fr.yaw, fr.pa,
                  fr.pb, fr.dims, fr.stand, h["palms"], h["grip_at"], h["hands"], h["cup"],
-                 h["right"], h["rim"], bite, K.ease(h["take_t"] / TAKE), out)
+                 h["right"], h["rim"], bite, K.ease(h["take_t"] / TAKE), out, *h["scratch"])
     # the world's own move (physics.move_kinematic less its checks of what the kernel wrote: a
     # finite point, a unit rotation; the item's kind was checked at hold): half the call's cost
     # there. The item still has to be there (a removed one raises, naming it).
@@ -406,7 +405,8 @@ def _begin(m: Motion, item: Any, slot: int, grips: list, cup: bool, right: bool,
                     base=s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4].copy(),
                     take_t=0.0, going=1.0, bite_t=-1.0, stand=False,
                     ignored=w.ignore_pairs(pairs), frame=fr, grip_at=grip_at, hands=hands,
-                    palms=palms, out=np.zeros(7))
+                    palms=palms, out=np.zeros(7),
+                    scratch=(np.empty((nb, 3)), np.empty((nb, 4)), np.empty((1, 3))))
 
 
 def hold(body: Motion, item: Any, left: Any, right: Any) -> bool:

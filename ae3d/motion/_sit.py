@@ -910,10 +910,11 @@ def knocked(m: Motion) -> None:
         _KNOCKED[m] = [0.0, 0.0]
 
 
-def _on_a_seat(m: Motion) -> np.ndarray | None:
+def _on_a_seat(m: Motion) -> tuple[np.ndarray, float] | None:
     """Where figure ``m``'s hips rest on a seat (m; the seat's surface under the hips' middle, or
     under a point ``SEAT_LOOK`` ahead of or behind it, at least SEAT_LOW over the ground under its
-    soles, and the hips' middle within SEAT_REST over it), or None."""
+    soles, and the hips' middle within SEAT_REST over it) and the way its pelvis faces (rad
+    about +y), or None."""
     from ._act import hips_point
     P, Q = G._bodies(m)
     hp = hips_point(m.ragdoll, P, Q)
@@ -921,13 +922,14 @@ def _on_a_seat(m: Motion) -> np.ndarray | None:
     e = m.engine
     ground = K.ground_under(e, float(sole[0]), float(sole[2]), float(sole[1]) + 0.3)
     fwd = K._qr(Q[0], np.array(_P.BONE_FORWARD_LOCAL[0], dtype=np.float64))
+    yaw = math.atan2(float(fwd[0]), float(fwd[2]))
     fwd[1] = 0.0
     fwd /= max(float(np.linalg.norm(fwd)), 1e-9)
     for ahead in SEAT_LOOK:
         x, z = float(hp[0] + ahead * fwd[0]), float(hp[2] + ahead * fwd[2])
         top = K.ground_under(e, x, z, float(hp[1]))
         if top - ground >= SEAT_LOW and hp[1] - top <= SEAT_REST:
-            return np.array([x, top, z])
+            return np.array([x, top, z]), yaw
     return None
 
 
@@ -957,13 +959,11 @@ def _reseat_knocked(s: Any) -> None:
             del _KNOCKED[m]         # on the ground: it lies and gets up
             continue
         watch[1] = LOOK_EVERY
-        seat = _on_a_seat(m)
-        if seat is None:
+        rest = _on_a_seat(m)
+        if rest is None:
             continue
-        P, Q = G._bodies(m)
-        fwd = K._qr(Q[0], np.array(_P.BONE_FORWARD_LOCAL[0], dtype=np.float64))
         try:
-            got = _plan_sit(m, seat, math.atan2(float(fwd[0]), float(fwd[2])), again=True)
+            got = _plan_sit(m, *rest, again=True)
         except ValueError:
             continue
         del _KNOCKED[m]
