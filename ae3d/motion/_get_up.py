@@ -83,6 +83,7 @@ from ._layout import (
     F_ANIM_ROT,
     F_BLEND,
     F_DRESS,
+    F_FALLING,
     F_GET_UP,
     F_GU_BASE_P,
     F_GU_BASE_Q,
@@ -97,12 +98,14 @@ from ._layout import (
     F_GU_STILL_T,
     F_GU_T,
     F_GU_WAY,
+    F_LAND,
     F_MODE,
     F_RESUME,
     F_RIG_BLEND,
     F_RIG_OWNED,
     F_WRITHE,
     GETTING_UP,
+    LAND_NONE,
     LIMP,
     PB_BODY,
     PB_GU_BASE_Q,
@@ -151,6 +154,20 @@ CROUCH = {  # both ways: crouched over the feet, the trunk bowed over the knees,
     _P.BONE_UPPERARM_R: -40.0, _P.BONE_LOWERARM_R: -60.0,
     _P.BONE_THIGH_L: -80.0, _P.BONE_CALF_L: 35.0, _P.BONE_THIGH_R: -80.0, _P.BONE_CALF_R: 35.0,
     _P.BONE_FOOT_L: 15.0, _P.BONE_FOOT_R: 15.0,
+}
+STOOD_BENT = {  # on its feet, bent over them: the trunk leaned 30 degrees, knees a little bent
+    _P.BONE_PELVIS: 25.0, _P.BONE_SPINE_01: 30.0, _P.BONE_SPINE_03: 30.0, _P.BONE_NECK: 15.0,
+    _P.BONE_UPPERARM_L: -10.0, _P.BONE_LOWERARM_L: -25.0,
+    _P.BONE_UPPERARM_R: -10.0, _P.BONE_LOWERARM_R: -25.0,
+    _P.BONE_THIGH_L: -10.0, _P.BONE_CALF_L: 10.0, _P.BONE_THIGH_R: -10.0, _P.BONE_CALF_R: 10.0,
+    _P.BONE_FOOT_L: 0.0, _P.BONE_FOOT_R: 0.0,
+}
+STOOD = {  # on its feet, near upright, arms hanging
+    _P.BONE_PELVIS: 5.0, _P.BONE_SPINE_01: 5.0, _P.BONE_SPINE_03: 5.0, _P.BONE_NECK: 0.0,
+    _P.BONE_UPPERARM_L: 0.0, _P.BONE_LOWERARM_L: -10.0,
+    _P.BONE_UPPERARM_R: 0.0, _P.BONE_LOWERARM_R: -10.0,
+    _P.BONE_THIGH_L: -3.0, _P.BONE_CALF_L: 3.0, _P.BONE_THIGH_R: -3.0, _P.BONE_CALF_R: 3.0,
+    _P.BONE_FOOT_L: 0.0, _P.BONE_FOOT_R: 0.0,
 }
 _CHEST = human.BONE_SPINE_03
 _CHEST_FWD = np.array(human.BONE_FORWARD_LOCAL[_CHEST], dtype=np.float64)
@@ -211,6 +228,13 @@ def _down(f, nb, pbi, prm, up_local, bf):
     if lean > prm[S_GU_DOWN_LEAN]:
         return True
     return bf[pel, B_POS + 1] - lowest_point(f, nb, pbi, bf) < prm[S_GU_DOWN_DROP]
+
+
+@njit(cache=True, _nrt=False)
+def _fallen_on_feet(f, fi):
+    """Figure f has fallen and come to rest (landed, or caught) without being down: on its feet,
+    bent over what it fell against, or stood jammed (``_start_on_feet`` gets it up)."""
+    return fi[f, F_FALLING] != 0 and fi[f, F_LAND] != LAND_NONE
 
 
 @njit(cache=True, _nrt=False)
@@ -399,7 +423,7 @@ def get_up_pre(f, dt, nb, ff, fi, pbf, pbi, prm, parent, up_local, bf, jf, sc):
             ff[f, F_GU_STILL_T] = 0.0
         if (fi[f, F_GU_STILL_N] >= prm[S_GU_STILL_STEPS]
                 and ff[f, F_GU_STILL_T] >= ff[f, F_GET_UP] - 1e-9
-                and _down(f, nb, pbi, prm, up_local, bf)):
+                and (_down(f, nb, pbi, prm, up_local, bf) or _fallen_on_feet(f, fi))):
             fi[f, F_GU_DUE] = 1
         return False
     stage = prm[S_GU_STAGE]
@@ -538,6 +562,9 @@ def _start(m: Motion, pose: Any = None) -> None:
     """Plan and begin the way up from where the figure lies (Python, once): its own get-up clip
     for the way it lies where it has one (``set_get_up_clips``), else the keyed way. ``pose``:
     ((n, 3) m, (n, 4)) bodies to begin from instead of the bodies' own (an action's drawn pose)."""
+    if pose is None and not down(m):
+        _start_on_feet(m)
+        return
     up = face_up(m)
     name = _clip_for(m, up)
     if name is not None:
@@ -564,11 +591,7 @@ def _lying_pose(m: Motion, pose: Any) -> tuple:
 
 
 def _start_keyed(m: Motion, up: bool, pose: Any = None) -> None:
-    from . import _modes
-    s = service(m.engine)
-    f = m.slot
     r = m.ragdoll
-    nb = r.bones
     P, Q, k0q, k0t = _lying_pose(m, pose)
     pelvis = P[0]
     yaw = _toward(r, P, Q, up)
@@ -576,6 +599,57 @@ def _start_keyed(m: Motion, up: bool, pose: Any = None) -> None:
     k1q, k1t, p1, q1 = _placed(m, SIT_UP if up else HANDS_KNEES, yaw, pelvis, None, top)
     feet_at = K.sole_point(r, p1, q1) if up else K.knee_point(r, p1, q1)
     k2q, k2t, p2, q2 = _placed(m, CROUCH, yaw, feet_at, K.sole_point, top)
+    # face up the feet stay from sitting on; face down from the crouch on
+    _key_way(m, up, 0b110 if up else 0b100, yaw, top, P, Q, (k0q, k0t), (k1q, k1t),
+             (k2q, k2t, p2, q2))
+
+
+def _start_on_feet(m: Motion) -> None:
+    """The way up of a figure fallen and come to rest on its feet, not down (bent over a table it
+    was knocked onto, or stood jammed between a seat and a table): it straightens over its feet
+    where they stand (``STOOD_BENT``, ``STOOD``), into the animation's pose there, its feet
+    planted all the way. Knocked, it was fallen however it leaned, and a figure only down is got
+    up, so it stood or leant there for good (4 of 60 sitters knocked at a table, session 16)."""
+    r = m.ragdoll
+    P, Q, k0q, k0t = _lying_pose(m, None)
+    fwd = K._qr(Q[0], np.array(human.BONE_FORWARD_LOCAL[0]))
+    fwd[1] = 0.0
+    yaw = _yaw_of(fwd)
+    feet = K.sole_point(r, P, Q)
+    k1q, k1t, _, _ = _on_feet(r, STOOD_BENT, yaw, feet)
+    k2q, k2t, p2, q2 = _on_feet(r, STOOD, yaw, feet)
+    # the ground under its feet, looked for from just over them (not the table it leant on)
+    top = float(feet[1]) + _OVER_FEET
+    _key_way(m, False, 0b111, yaw, top, P, Q, (k0q, k0t), (k1q, k1t), (k2q, k2t, p2, q2))
+
+
+# m over the ankles the ground under a figure on its feet is looked for from
+_OVER_FEET = 0.1
+
+
+def _on_feet(r: Any, leans: dict, yaw: float, feet: np.ndarray) -> tuple:
+    """A key from ``leans`` facing ``yaw``, moved so its ankles' middle is at ``feet`` (m): set
+    on the feet where they stand rather than on the ground under its points, which for a figure
+    bent over a table is the table's top under its chest. Returns (loc_q, loc_t, p, q)."""
+    lq, lt = K.key_from_leans(r, leans, yaw)
+    p, q = K.key_world(r, lq, lt)
+    by = feet - K.sole_point(r, p, q)
+    p += by
+    return lq, K.move_key(lt, by), p, q
+
+
+def _key_way(m: Motion, up: bool, soles: int, yaw: float, top: float, P: np.ndarray,
+             Q: np.ndarray, k0: tuple, k1: tuple, k2: tuple) -> None:
+    """Begin a keyed way from bodies ``P``, ``Q`` through keys ``k0``, ``k1`` ((n, 4), (n, 3)
+    local) and ``k2`` (local, and its bodies in the world) into the animation's own pose moved so
+    its feet are where ``k2``'s are, facing ``yaw`` (rad), the ground looked for from ``top`` m;
+    ``soles``: the stages that keep the feet (bit k, stage k)."""
+    from . import _modes
+    s = service(m.engine)
+    f = m.slot
+    r = m.ragdoll
+    nb = r.bones
+    k2q, k2t, p2, q2 = k2
     # the animation's own pose moved so its feet are where the crouch's are, turned to face yaw
     from ._modes import anim_world
     ap, aq = anim_world(m)
@@ -588,21 +662,23 @@ def _start_keyed(m: Motion, up: bool, pose: Any = None) -> None:
     a_sole = rot @ a_at
     c_sole = K.sole_point(r, p2, q2)
     # the ground the animation's own pose stands on: under its soles where they are (turned
-    # about the world's origin, the point could lie over a step or a seat far from it)
-    g_here = K.ground_under(m.engine, float(a_at[0]), float(a_at[2]), float(ap[0, 1]))
+    # about the world's origin, the point could lie over a step or a seat far from it), looked
+    # for from just over its ankles: from its pelvis, a sitter's pose stood where it had stood
+    # before it sat, into the table before it, took the table's top for its ground, and every
+    # way up there ended 0.75 m under the ground, a pop of 5 m/s (session 17)
+    g_here = K.ground_under(m.engine, float(a_at[0]), float(a_at[2]), float(a_at[1]) + _OVER_FEET)
     g_there = K.ground_under(m.engine, float(c_sole[0]), float(c_sole[2]), top)
     move = np.array([c_sole[0] - a_sole[0], g_there - g_here, c_sole[2] - a_sole[2]])
     # keep the animation's own pose (a figure without a rig: the way writes over it)
     s.ff[f, F_GU_BASE_P:F_GU_BASE_P + 3] = s.ff[f, F_ANIM_POS:F_ANIM_POS + 3]
     s.ff[f, F_GU_BASE_Q:F_GU_BASE_Q + 4] = s.ff[f, F_ANIM_ROT:F_ANIM_ROT + 4]
     s.pbf[f, :nb, PB_GU_BASE_Q:PB_GU_BASE_Q + 4] = s.pbf[f, :nb, PB_TARGET:PB_TARGET + 4]
-    for k, (lq, lt) in enumerate(((k0q, k0t), (k1q, k1t), (k2q, k2t))):
+    for k, (lq, lt) in enumerate((k0, k1, (k2q, k2t))):
         s.pbf[f, :nb, PB_GU_KEY_Q + 4 * k:PB_GU_KEY_Q + 4 * k + 4] = lq
         s.ff[f, F_GU_KEY_P + 3 * k:F_GU_KEY_P + 3 * k + 3] = lt[0]
     s.ff[f, F_GU_MOVE] = turn
     s.ff[f, F_GU_MOVE + 1:F_GU_MOVE + 4] = move
-    # face up the feet stay from sitting on; face down from the crouch on
-    _begin(m, up, 0b110 if up else 0b100, 0.0, k0q, k0t, P, Q)
+    _begin(m, up, soles, 0.0, k0[0], k0[1], P, Q)
     _modes.hand_over(m, GETTING_UP)
     _begun(m)
 
@@ -984,7 +1060,7 @@ def get_up(body: Motion) -> bool:
     s = service(m.engine)
     if int(s.fi[m.slot, F_MODE]) == GETTING_UP:
         return False
-    if not down(m):
+    if not down(m) and not _fallen_on_feet(m.slot, s.fi):
         return False
     pose = None
     if int(s.fi[m.slot, F_MODE]) == ACTING:

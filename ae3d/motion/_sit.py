@@ -892,8 +892,8 @@ def after_step(s: Any) -> None:
 
 
 # ------------------------------------------------------------------------------ knocked, still sat
-# sitters knocked off their way (_hits.knock_off) -> [s upright on a seat, s to the next look],
-# until they sit again or are down on the ground
+# sitters knocked off their way (_hits.knock_off) -> [s upright, s to the next look, s slumped,
+# s since the blow], until they sit again or are down on the ground
 _KNOCKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 SEAT_REST = 0.25    # m: the hips' middle this near the seat's surface under it rests on it
 SEAT_LOOK = (0.0, 0.1, -0.1, 0.2)   # m: where under the hips a seat is looked for: their middle,
@@ -902,12 +902,20 @@ SEAT_LOOK = (0.0, 0.1, -0.1, 0.2)   # m: where under the hips a seat is looked f
 #                                     on the log's back edge, its hips' middle 3 cm past it)
 UPRIGHT_SAT = 0.5   # s: a knocked sitter back upright on a seat this long sits again, still or not
 LOOK_EVERY = 0.25   # s: a knocked sitter at rest (or upright) and on no seat looks again this often
+SLUMPED = 0.7       # rad: a knocked sitter leaning less than this ...
+SLUMPED_SAT = 1.5   # s: ... this long, on a seat, sits again (thrown back onto its log against a
+#                     table, the box man sat there leaning 0.4-0.5 rad, rocking at 0.1-0.27 m/s
+#                     for 14 s: neither upright nor still; session 17)
+ON_FEET_AFTER = 4.0  # s: a knocked sitter still on its feet and on no seat this long after the
+#                      blow stands up where it is (_get_up._start_on_feet): jammed upright between
+#                      its log and a table 0.1 m before it, the box man swayed there, leaning up
+#                      to 0.56 rad, for 11 s and fell over, never still (session 17)
 
 
 def knocked(m: Motion) -> None:
     """``_hits.knock_off``, before the way ends: a sitter is watched till it comes to rest."""
     if sitting(m):
-        _KNOCKED[m] = [0.0, 0.0]
+        _KNOCKED[m] = [0.0, 0.0, 0.0, 0.0]
 
 
 def _on_a_seat(m: Motion) -> tuple[np.ndarray, float] | None:
@@ -933,10 +941,22 @@ def _on_a_seat(m: Motion) -> tuple[np.ndarray, float] | None:
     return None
 
 
+def _on_its_feet(m: Motion) -> bool:
+    """Figure ``m``'s ankles are within FEET_DOWN of the ground under them."""
+    P, Q = G._bodies(m)
+    sole = K.sole_point(m.ragdoll, P, Q)
+    ground = K.ground_under(m.engine, float(sole[0]), float(sole[2]), float(sole[1]) + 0.3)
+    return float(sole[1]) - ground < FEET_DOWN
+
+
+FEET_DOWN = 0.15    # m: ankles this near the ground are on it (the box man's stand 0.08 over it)
+
+
 def _reseat_knocked(s: Any) -> None:
     """Sitters knocked off their way that came to rest still on a seat (a blow along a log slid
     the Mixamo man 0.35 m down it, and it sat there slumped, fallen and never ``down``, so never
-    got up), or are back upright on one ``UPRIGHT_SAT`` s, sit again where they are: eased into
+    got up), or are back upright on one ``UPRIGHT_SAT`` s (or slumped on it, under ``SLUMPED``,
+    ``SLUMPED_SAT`` s), sit again where they are: eased into
     the sat key planned from the pose they rest in, facing the way the pelvis faces (the sit's own
     first keys half stood it up, 0.4 m, to sit down again). Upright: thrown against a table, a
     sitter fell back onto its seat and sat there upright, its arms reaching toward a fall that
@@ -951,9 +971,18 @@ def _reseat_knocked(s: Any) -> None:
         watch = _KNOCKED[m]
         dt = float(m.engine.fixed_dt)
         lying = int(s.fi[f, F_LYING]) != 0
-        watch[0] = watch[0] + dt if float(s.ff[f, F_LEAN]) < float(s.prm[S_FALL_LEAN]) else 0.0
+        lean = float(s.ff[f, F_LEAN])
+        watch[0] = watch[0] + dt if lean < float(s.prm[S_FALL_LEAN]) else 0.0
+        watch[2] = watch[2] + dt if lean < SLUMPED else 0.0
         watch[1] -= dt
-        if not (lying or watch[0] >= UPRIGHT_SAT - 1e-9) or watch[1] > 0.0:
+        watch[3] += dt
+        if (watch[3] >= ON_FEET_AFTER - 1e-9 and lean < SLUMPED and int(s.fi[f, F_MODE]) == POWERED
+                and not G.down(m) and _on_its_feet(m) and _on_a_seat(m) is None):
+            del _KNOCKED[m]
+            G._start_on_feet(m)
+            continue
+        if not (lying or watch[0] >= UPRIGHT_SAT - 1e-9 or watch[2] >= SLUMPED_SAT - 1e-9) \
+                or watch[1] > 0.0:
             continue
         if lying and G.down(m):
             del _KNOCKED[m]         # on the ground: it lies and gets up
