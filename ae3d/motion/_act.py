@@ -451,10 +451,16 @@ def _carry_feet(m: Motion, t: float, stage: float) -> None:
         hz = TURN_FEET_HZ
     else:
         a, spin = off, 0.0
-        share = min(1.0, (tn - end) / TURN_SETTLE)
+        share = min(1.0, (tn - end) / _settle(n, stage))
         hz = TURN_FEET_HZ * (human.PLANT_HZ / TURN_FEET_HZ) ** share
     P, Q = turned_bodies(P0, Q0, about, a)
     _hold_feet(m.ragdoll, P, Q, hz, about, spin)
+
+
+def _settle(n: int, stage: float) -> float:
+    """s: the feet's settle after a turn of ``n`` stages of ``stage`` s: ``TURN_SETTLE``, within
+    the way's last key (the way's clock stops at its end)."""
+    return min(TURN_SETTLE, (G.STAGES - n) * stage)
 
 
 def _hold_feet(r: Any, p: np.ndarray, q: np.ndarray, hertz: float, about: np.ndarray,
@@ -565,7 +571,7 @@ def after_step(s: Any) -> None:
         if m is None or m not in _KEPT:
             continue
         turning = _KEPT[m].get("turn_stages", 0)
-        if turning and float(s.ff[f, F_GU_T]) < turning * stage + TURN_SETTLE - 1e-9:
+        if turning and float(s.ff[f, F_GU_T]) < turning * stage + _settle(turning, stage) - 1e-9:
             # turning on the spot: its feet carried round with it, then settled
             _carry_feet(m, float(s.ff[f, F_GU_T]), stage)
             continue
