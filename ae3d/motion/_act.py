@@ -24,16 +24,21 @@ key's limbs must be ones its body can take"). The key is set down on the ground 
 
 A figure facing more than ``TURN_FIRST`` (0.2 rad) off the way it will lie turns there first,
 standing, on the spot: its standing pose turned about the upright through its soles' middle, a
-stage of 0.7 s for each quarter turn or part of one (one or two), its feet free to turn with it;
-then it lies down from the pose it turned to. Turned as it squatted instead, a quarter turn off
-the box man's unplanted feet turned 8.2 degrees in a step, and half a turn off the figure
-whipped round as it sat, 49 degrees in a step.
+stage of 0.7 s for each quarter turn or part of one (one or two), each foot carried round with
+it by its plant's anchor, stiffened to ``TURN_FEET_HZ`` and led where the turn draws the foot
+(``_carry_feet``), then eased back onto the plants' 30 Hz over ``TURN_SETTLE`` (0.1 s) where the
+turn left it; then it lies down (or sits) from the pose it turned to, its feet planted there.
+Left free to turn with it, the feet came round 11 to 14 degrees behind the turn (the ground held
+them), and a sitter sat on legs bent over feet turned off the way it sat, its toes sliding 5.6 to
+5.9 mm. Turned as it squatted instead, a quarter turn off the box man's unplanted feet turned 8.2
+degrees in a step, and half a turn off the figure whipped round as it sat, 49 degrees in a step.
 
 The first stage runs at the way up's first-stage pace (no bone turning faster than
 ``GetUpSettings.max_turn`` at its middle). The soles' middle is held where the keys have it
 through the first two stages (and through the turn), and the feet are planted
-(``_keyed.plant_feet``, 30 Hz) as the way down begins (a foot keeps the turn it stands with, so
-it is planted once the figure faces the way); they are lifted as the legs go out.
+(``_keyed.plant_feet``, 30 Hz) as the way down begins, or kept planted where the turn left them
+(a foot keeps the turn it stands with, so it is planted once the figure faces the way); they are
+lifted as the legs go out.
 
 Lain, it holds the lying key (ACTING) until ``get_up(body)``, which rises from its back by the
 face-up way up (or the figure's own face-up get-up clip, as any way up) and ends in the mode it
@@ -137,6 +142,15 @@ PLANT_TURN = 0.2    # rad: a figure facing within this of the way it will lie is
 # feet turned 8.2 degrees in a step and half a turn off 49, the figure whipping round as it sat)
 TURN_FIRST = PLANT_TURN
 TURN_STAGE = 0.5 * math.pi   # rad: the most one stage of that turn turns it (0.7 s)
+# Hz: each foot's anchor carrying it round that turn, where the turn draws it. Left to turn with
+# the figure (its follow anchors and its legs), the box man's feet came round 11 to 14 degrees
+# behind the turn, held back by the ground, and it sat with its legs bent over feet turned off the
+# way it sat; at the plants' 30 Hz they were 5 degrees behind, at 60 Hz 2, at this 0.3
+TURN_FEET_HZ = 240.0
+# s: once round, the feet's anchors eased from TURN_FEET_HZ onto the plants' 30 Hz (held where the
+# turn left them) before the way down begins: switched at once, the leg's pull the stiff anchor
+# had held moved the box man's toes 3 mm in a step as it began to sit
+TURN_SETTLE = 0.1
 _TRUNK = (_P.BONE_PELVIS, _P.BONE_SPINE_01, _P.BONE_SPINE_03)
 _ARMS = ((_P.BONE_UPPERARM_L, _P.BONE_LOWERARM_L), (_P.BONE_UPPERARM_R, _P.BONE_LOWERARM_R))
 _LEGS = ((_P.BONE_THIGH_L, _P.BONE_CALF_L), (_P.BONE_THIGH_R, _P.BONE_CALF_R))
@@ -395,13 +409,80 @@ def _plan_turn(m: Motion, k0: tuple, sole: np.ndarray, off: float) -> None:
     """The turn on the spot before lying down: standing pose ``k0`` turned ``off`` rad about the
     upright through its soles' middle ``sole``, a stage for each ``TURN_STAGE`` of it or part
     (one or two; the first stage's pace holds its bones to ``max_turn``), the soles' middle kept,
-    the feet free to turn with it. ``after_step`` begins the way down once it is round
-    (``_KEPT``'s ``turn_stages``)."""
+    the feet carried round with it from where the bodies stand now (``_carry_feet``).
+    ``after_step`` begins the way down once it is round and its feet settled (``_KEPT``'s
+    ``turn_stages``, ``turn_feet``)."""
     n = 1 if abs(off) <= TURN_STAGE else 2
     mid = _turned(k0, sole, off / n)
     end = _turned(k0, sole, off)
     _write_keys(m, (k0, mid, end), end, 0b111)
     _KEPT[m]["turn_stages"] = n
+    P, Q = G._bodies(m)
+    _KEPT[m]["turn_feet"] = (P, Q, np.array(sole, dtype=np.float64), off)
+
+
+def turned_bodies(P: np.ndarray, Q: np.ndarray, about: np.ndarray, a: float) -> tuple:
+    """Bodies P, Q turned ``a`` rad about the upright through ``about`` (m)."""
+    c, sn = math.cos(a), math.sin(a)
+    rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])
+    q = K.yaw_quat(a)
+    P2 = (P - about) @ rot.T + about
+    P2[:, 1] = P[:, 1]
+    Q2 = np.array([K._qm(q, Q[b]) for b in range(Q.shape[0])])
+    return P2, Q2
+
+
+def _carry_feet(m: Motion, t: float, stage: float) -> None:
+    """The turn on the spot's feet for the step about to be taken (the way's clock ``t`` s now,
+    ``stage`` s a stage): each held by its plant at ``TURN_FEET_HZ`` where the turn draws it (its
+    body as the turn began, turned as far about the soles' middle as the figure is, eased a stage
+    at a time as the keys are, moving as they turn); once round, held there and eased onto the
+    plants' 30 Hz over ``TURN_SETTLE``."""
+    kept = _KEPT[m]
+    P0, Q0, about, off = kept["turn_feet"]
+    n = kept["turn_stages"]
+    tn = t + float(m.engine.fixed_dt)     # the first stage's pace aside
+    end = n * stage
+    if tn < end:
+        k = min(int(tn / stage), n - 1)
+        x = (tn - k * stage) / stage
+        a = off / n * (k + x * x * (3.0 - 2.0 * x))
+        spin = off / n * 6.0 * x * (1.0 - x) / stage
+        hz = TURN_FEET_HZ
+    else:
+        a, spin = off, 0.0
+        share = min(1.0, (tn - end) / _settle(n, stage))
+        hz = TURN_FEET_HZ * (human.PLANT_HZ / TURN_FEET_HZ) ** share
+    P, Q = turned_bodies(P0, Q0, about, a)
+    _hold_feet(m.ragdoll, P, Q, hz, about, spin)
+
+
+def _settle(n: int, stage: float) -> float:
+    """s: the feet's settle after a turn of ``n`` stages of ``stage`` s: ``TURN_SETTLE``, within
+    the way's last key (the way's clock stops at its end)."""
+    return min(TURN_SETTLE, (G.STAGES - n) * stage)
+
+
+def _hold_feet(r: Any, p: np.ndarray, q: np.ndarray, hertz: float, about: np.ndarray,
+               spin: float) -> None:
+    """Each sole's plant (made where it has none, ``_keyed.plant_feet``) moved to its pose in
+    ``p``, ``q`` at ``hertz`` Hz, critically damped, the target moving at ``spin`` rad/s about the
+    upright through ``about`` (m). A figure without feet: its ankles' points only, as planted."""
+    from ae3d.physics import _api_joints as J
+    if not r.plants:
+        K.plant_feet(r, p, q)
+    feet = K.soles_of(r) == (_P.BONE_FOOT_L, _P.BONE_FOOT_R)
+    dims = K.dims_of(r)
+    w = np.array([0.0, spin, 0.0])
+    for b in K.soles_of(r):
+        if feet:
+            at, rot, ahz, om = p[b], q[b], hertz, w
+        else:
+            ax = K._qr(q[b], (0.0, dims[b, 1], 0.0))
+            at, rot, ahz, om = (p[b] - ax if ax[1] > 0.0 else p[b] + ax), None, 0.0, np.zeros(3)
+        k = r.plants[b]
+        J.anchor_set_target(r.engine, k, at, rot, np.cross(w, at - about), om)
+        J.anchor_set_spring(r.engine, k, hertz, 1.0, ahz, 1.0)
 
 
 def _turned(key: tuple, about: np.ndarray, a: float) -> tuple:
@@ -490,13 +571,19 @@ def after_step(s: Any) -> None:
         if m is None or m not in _KEPT:
             continue
         turning = _KEPT[m].get("turn_stages", 0)
-        if turning and float(s.ff[f, F_GU_T]) >= turning * stage - 1e-9:
+        if turning and float(s.ff[f, F_GU_T]) < turning * stage + _settle(turning, stage) - 1e-9:
+            # turning on the spot: its feet carried round with it, then settled
+            _carry_feet(m, float(s.ff[f, F_GU_T]), stage)
+            continue
+        if turning:
             # round to the way it will lie: the way down from the pose the turn ends in (the
-            # animation's, which the drawing and the bodies follow), its feet planted from the
-            # start as a figure's already facing the way are
+            # animation's, which the drawing and the bodies follow), its feet planted where the
+            # turn left them (its anchors, now the plants' 30 Hz) as a figure's already facing
+            # the way are
             from ._pose import anim_local
             kept = _KEPT[m]
             del kept["turn_stages"]
+            del kept["turn_feet"]
             kept["plant_from"] = 0
             then = kept.pop("then", None)
             if then is not None:
@@ -505,8 +592,6 @@ def after_step(s: Any) -> None:
                 P, _ = G._bodies(m)
                 _plan_lie(m, kept["yaw"], anim_local(m), kept["sole"],
                           float(P[0, 1]) + G._GROUND_ABOVE)
-        elif turning:
-            continue
         k = min(int(float(s.ff[f, F_GU_T]) / stage + 1e-9), G.STAGES - 1)
         keep = bool((int(s.fi[f, F_GU_SOLES]) >> k) & 1) and k >= _KEPT[m]["plant_from"]
         r = m.ragdoll

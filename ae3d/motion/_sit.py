@@ -43,10 +43,13 @@ The keys are planned on their contacts (Python, once a call):
   hip and the hand rests further up it (the box man's 0.56 of the way to the knee on a 0.35 m
   seat, 0.38 on a 0.6 m one).
 
-A figure facing more than ``TURN_FIRST`` (0.55 rad) off the way it will sit turns there on the
-spot first, standing (``_act._plan_turn``, as lying down does; ``_after_turn`` plans the way down
-from where its feet then stand); within it, each leg bends over the way its foot faces
-(``LEG_FOLLOW``), and standing up it faces its feet.
+A figure facing more than ``TURN_FIRST`` (0.2 rad) off the way it will sit turns there on the
+spot first, standing, its feet carried round with it (``_act._plan_turn``, as lying down does;
+``_after_turn`` plans the way down from where its feet then stand); within it, each leg bends
+over the way its foot faces (``LEG_FOLLOW``), and standing up it faces its feet. A leg bent over
+a foot turned off the way it sits is tilted about its forward axis to reach its hip, which its
+hinged knee and ankle cannot take: the ankle rolls the planted foot with it (10 degrees sat, 20
+degrees off) and the toes slide.
 
 Not built (the spec's): the legs are solved at the keys, not every step (the soles' middle is
 held every step and the feet planted); a stage into the animation's pose is not eased limb by
@@ -118,12 +121,14 @@ BACK_SHARE = 0.7
 SHIN_MOST = 15.0    # deg: a shin's forward lean over its flat foot in a key (the ankle bends 20)
 LEG_FOLLOW = 60.0   # deg: a leg bends over the way its foot faces within this of the way it sits
 # rad: a figure facing further than this off the way it will sit turns there on the spot first,
-# standing (``_act._plan_turn``, as lying down does), then sits; within it, its legs bend over its
-# feet. Measured on tests/motion/sit.py (toes sitting down / standing up, both rigs): 20 degrees
-# off, 4.0 / 2.7 mm on the box man and 4.3 / 3.0 on the Mixamo man as it is, 5.0 / 3.6 and 5.3 /
-# 4.4 turning first; 90 degrees off, 80 / 29 mm as it is (the feet twisted at their ankles),
-# 5.7 / 3.6 turning first
-TURN_FIRST = 0.55
+# standing (``_act._plan_turn``, as lying down does, its feet carried round with it), then sits;
+# within it, its legs bend over its feet (its ankles rolling the feet a little). Measured on
+# tests/motion/sit.py, a 0.45 m squared log (toes sitting down / standing up): 20 degrees off,
+# 4.0 / 2.7 mm on the box man and 4.3 / 3.0 on the Mixamo man as it is, 1.4 / 2.0 and 1.6 / 3.3
+# turning first; 30 off, 4.6 / 2.9 and 5.0 / 3.7 as it is, 1.4 / 2.0 and 1.6 / 3.3 turning
+# first; 11 off (within this), 2.6 / 2.4 and 3.2 / 3.1. With the feet left to turn with the
+# figure (0.55 rad then), 5.6 / 4.9 and 5.9 / 5.4 turning first, 45 degrees to half a turn off
+TURN_FIRST = 0.2
 # (measured on tests/motion/sit.py, both rigs POWERED on 0.35 and 0.45 m squared logs and a 0.6 m
 # round one: with the shins let lean as the hips came over the feet, 2 to 4 degrees past the
 # ankle's 20, the toes slid up to 6.1 mm standing up (the Mixamo man, 0.35 m); the hips raised
@@ -619,7 +624,7 @@ def sit(body: Motion, seat: Any, facing: Any) -> bool:
     # turned off the way it will sit: planned (and checked, before anything is written) from
     # where the turn on the spot will stand it, then begun from there once it is round
     sole = K.sole_point(m.ragdoll, P, Q)
-    _plan_sit(m, st, yaw, _turned_bodies(P, Q, sole, off))
+    _plan_sit(m, st, yaw, _act.turned_bodies(P, Q, sole, off))
     _start_turn(m, st, yaw, sole, off)
     return True
 
@@ -737,17 +742,6 @@ def _write_sit_keys(m: Motion, k0: tuple, got: dict) -> None:
     from . import _act
     (k1q, k1t, _, _), (k2q, k2t, _, _), (k3q, k3t, _, _) = got["keys"]
     _act._write_keys(m, (k0, (k1q, k1t), (k2q, k2t)), (k3q, k3t), 0b111, WAY_SIT)
-
-
-def _turned_bodies(P: np.ndarray, Q: np.ndarray, about: np.ndarray, a: float) -> tuple:
-    """Bodies P, Q turned ``a`` rad about the upright through ``about`` (m)."""
-    c, sn = math.cos(a), math.sin(a)
-    rot = np.array([[c, 0.0, sn], [0.0, 1.0, 0.0], [-sn, 0.0, c]])
-    q = K.yaw_quat(a)
-    P2 = (P - about) @ rot.T + about
-    P2[:, 1] = P[:, 1]
-    Q2 = np.array([K._qm(q, Q[b]) for b in range(Q.shape[0])])
-    return P2, Q2
 
 
 def _start_turn(m: Motion, seat: np.ndarray, yaw: float, sole: np.ndarray, off: float) -> None:
