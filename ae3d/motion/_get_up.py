@@ -1051,11 +1051,13 @@ def down(body: Motion) -> bool:
 
 
 def get_up(body: Motion) -> bool:
-    """Get a figure on the ground back on its feet, whatever mode it is in: the way up that
-    matches how it lies (face up or face down, read from the chest's front), GETTING_UP while it
-    rises; POWERED again once up if it was POWERED, else ANIMATED (a figure lying down or lain,
-    ``lie_down``: the mode it lay down from). Returns True when a way up began (False: it is not
-    down, or already on its way up)."""
+    """Get a figure on the ground, or fallen and come to rest on its feet (bent over a table it
+    was knocked onto, stood jammed: fallen and landed, not ``down``), back on its feet, whatever
+    mode it is in: on the ground the way up that matches how it lies (face up or face down, read
+    from the chest's front), on its feet straightened where it stands; GETTING_UP while it rises;
+    POWERED again once up if it was POWERED, else ANIMATED (a figure lying down or lain,
+    ``lie_down``: the mode it lay down from). Returns True when a way up began (False: it is
+    neither down nor fallen and at rest on its feet, or already on its way up)."""
     m = check(body)
     s = service(m.engine)
     if int(s.fi[m.slot, F_MODE]) == GETTING_UP:
