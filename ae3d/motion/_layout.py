@@ -161,6 +161,8 @@ F_GU_SOLES = 34    # bit k: stage k keeps the soles' middle where its keys have 
 WAY_NONE = 0
 WAY_FACE_UP = 1    # the chest's front to the sky: sits up, crouches over its feet, stands
 WAY_FACE_DOWN = 2  # to the ground: hands and knees, feet under it, stands
+WAY_ON_FEET = 6    # fallen at rest on its feet, not down: straightens where it stands (3-5: _act,
+#                    _sit's actions)
 # owner _wound.py (the hand to the wound, #698)
 F_WOUND_OFF = 35   # 1: set_hit_reaction(body, False) (0, the default: blows are answered)
 F_WOUND = 36       # WOUND_NONE, WOUND_JUDGED (the blow's throw judged after its step), WOUND_HELD

@@ -900,10 +900,12 @@ SLUMPED = 0.7       # rad: a knocked sitter leaning less than this ...
 SLUMPED_SAT = 1.5   # s: ... this long, on a seat, sits again (thrown back onto its log against a
 #                     table, the box man sat there leaning 0.4-0.5 rad, rocking at 0.1-0.27 m/s
 #                     for 14 s: neither upright nor still; session 17)
-ON_FEET_AFTER = 4.0  # s: a knocked sitter still on its feet and on no seat this long after the
-#                      blow stands up where it is (_get_up._start_on_feet): jammed upright between
-#                      its log and a table 0.1 m before it, the box man swayed there, leaning up
-#                      to 0.56 rad, for 11 s and fell over, never still (session 17)
+ON_FEET_AFTER = 4.0  # s: a knocked sitter still on its feet this long after the blow, leaning
+#                      under SLUMPED and slow, sits again where a seat takes it, else stands where
+#                      it is (_get_up._start_on_feet): jammed upright between its log and a table
+#                      0.1 m before it, the box man swayed there, leaning up to 0.56 rad, for 11 s
+#                      and fell over, never still; slumped on its log where the re-seat's plan
+#                      found no height to rest at, two box men sat so for good (session 17)
 
 
 def knocked(m: Motion) -> None:
@@ -944,6 +946,19 @@ def _on_its_feet(m: Motion) -> bool:
 
 
 FEET_DOWN = 0.15    # m: ankles this near the ground are on it (the box man's stand 0.08 over it)
+SLOW = 0.3          # m/s: the pelvis and chest slower than this, and the pelvis turning slower
+SLOW_TURN = 1.0     # rad/s than this, a knocked sitter is stood (begun mid-tumble, the box man's
+#                     bodies turned 35 degrees in the way's first step)
+
+
+def _slow(m: Motion) -> bool:
+    """Figure ``m``'s pelvis and chest move slower than SLOW, its pelvis turns slower than
+    SLOW_TURN."""
+    bf = m.engine.physics.bf
+    pel, chest = int(m.ragdoll.bodies[0]), int(m.ragdoll.bodies[_P.BONE_SPINE_03])
+    return (max(float(np.linalg.norm(bf[pel, PL.B_V:PL.B_V + 3])),
+                float(np.linalg.norm(bf[chest, PL.B_V:PL.B_V + 3]))) < SLOW
+            and float(np.linalg.norm(bf[pel, PL.B_W:PL.B_W + 3])) < SLOW_TURN)
 
 
 def _reseat_knocked(s: Any) -> None:
@@ -971,9 +986,20 @@ def _reseat_knocked(s: Any) -> None:
         watch[1] -= dt
         watch[3] += dt
         if (watch[3] >= ON_FEET_AFTER - 1e-9 and lean < SLUMPED and int(s.fi[f, F_MODE]) == POWERED
-                and not G.down(m) and _on_its_feet(m) and _on_a_seat(m) is None):
+                and not G.down(m) and _on_its_feet(m) and _slow(m)):
+            # sat again where a seat takes it, else stood where it is
+            got = None
+            rest = _on_a_seat(m)
+            if rest is not None:
+                try:
+                    got = _plan_sit(m, *rest, again=True)
+                except ValueError:
+                    got = None
             del _KNOCKED[m]
-            G._start_on_feet(m)
+            if got is not None:
+                _start_sit(m, got)
+            else:
+                G._start_on_feet(m)
             continue
         if not (lying or watch[0] >= UPRIGHT_SAT - 1e-9 or watch[2] >= SLUMPED_SAT - 1e-9) \
                 or watch[1] > 0.0:

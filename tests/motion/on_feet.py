@@ -14,8 +14,8 @@ Two kinds of trial, all in one engine per rig, far apart (``SPACING``):
 Every figure has ``set_get_up(GET_UP_AFTER)``: it gets up by itself (the ground's ways, or on its
 feet), and a knocked sitter stands by the sit's own rule (``_sit.ON_FEET_AFTER`` s).
 
-Each way up (``Way``): ``on_feet`` (the way keeps the feet all three stages, the service row
-``F_GU_SOLES`` 0b111, the keyed ways' others 0b110 / 0b100), the step it began and ended, the mode
+Each way up (``Way``): ``on_feet`` (the way on its feet, the service row ``F_GU_WAY``
+``WAY_ON_FEET``), the step it began and ended, the mode
 it ended in; over the way, the hand-over's step included: ``turn`` the worst turn of any drawn bone
 in one step (deg, ``motion.drawn_pose``; ``turn_at`` (steps into the way, bone) where, and
 ``turn_bodies`` the bodies' worst), ``hips`` the worst move of the drawn hips (the pelvis bone) in
@@ -23,7 +23,7 @@ one step (mm); ``hand_turn`` / ``hand_move`` the animation's bodies just after t
 against the way's last (deg, mm); ``depth`` the lowest any capsule goes under the ground
 (``depth_at`` where, ``depth0`` as the way began, ``depth_drawn`` the drawn pose's)
 (m, positive under); ``slide`` / ``slide_drawn`` the most either ankle (a calf's lower end) moves
-over the ground from where it was as the feet began to be kept (the way on its feet: as it began)
+over the ground from where it was as the feet began to be kept (the way's second stage on)
 (bodies / drawn; mm) until the hand-over, ``toes`` the same of each foot's toe (its capsule's
 far end from the ankle joint, bodies); then ``lean`` the most the pelvis body leans from the
 animation's pelvis in the second after it (deg) and ``fell`` whether it was falling in that
@@ -64,7 +64,6 @@ SEAT = 0.45             # m: the log's top
 LOG_FRONT = SI.SEAT_HALF[1]     # m: the log's front from its middle
 GET_UP_AFTER = 1.0      # s at rest before it gets up by itself
 HIGH_TABLE = 0.95       # m: the top of the table a "stand high" trial stands before
-ON_FEET = 0b111         # F_GU_SOLES of the way on its feet: the feet kept all three stages
 
 
 class Way:
@@ -157,8 +156,7 @@ class Figure:
         p, q = motion.drawn_pose(m)
         w = self.ways[-1] if self.ways else None
         if mode == motion.GETTING_UP and self.mode != motion.GETTING_UP:
-            on_feet = (int(s.fi[f, ML.F_GU_SOLES]) == ON_FEET
-                       and float(s.ff[f, ML.F_GU_CLIP_D]) <= 0.0)
+            on_feet = int(s.fi[f, ML.F_GU_WAY]) == ML.WAY_ON_FEET
             w = Way(k, on_feet)
             w.depth0 = -float(lows(e.physics.bf, r.bodies).min())
             self.ways.append(w)
@@ -338,4 +336,4 @@ def run_direct(path: str = "boxman.glb") -> dict:
     return out
 
 
-__all__ = ["run", "run_direct", "Figure", "Way", "toes", "pelvis_lean", "ON_FEET", "WATCH", "DT"]
+__all__ = ["run", "run_direct", "Figure", "Way", "toes", "pelvis_lean", "WATCH", "DT"]
