@@ -25,14 +25,11 @@ from __future__ import annotations
 import pytest
 from motion import on_feet as OF
 
+# the spec's limits for the ways up, as test_get_up holds them
+from test_get_up import DEPTH, HAND_MOVE, HAND_TURN, HIPS, LEAN, TURN
+
 from ae3d import motion
 
-TURN = 6.0        # deg a step, any drawn bone
-HIPS = 40.0       # mm a step, the drawn hips
-HAND_TURN = 1.0   # deg at the hand-over
-HAND_MOVE = 5.0   # mm
-DEPTH = 0.03      # m into the ground
-LEAN = 10.0       # deg, the next second
 SLIDE = 5.0       # mm: an ankle (bodies or drawn), a toe, over the ground while the feet are kept
 UPRIGHT = 0.1     # rad: the pelvis body from the world's up, a figure standing at the end
 

@@ -52,6 +52,7 @@ import blows as B  # noqa: E402
 from motion import sit as SI  # noqa: E402
 from motion.getup import angles, ankles, lows  # noqa: E402
 from motion.measure import qrot, world_digest  # noqa: E402
+from motion.sit import toes  # noqa: E402
 from motion.struck_acting import TABLE  # noqa: E402
 
 DT = 1.0 / 60.0
@@ -94,20 +95,6 @@ class Way:
                     depth_drawn=self.depth_drawn, depth0=self.depth0, slide=self.slide,
                     slide_drawn=self.slide_drawn, toes=self.toes, hand_turn=self.hand_turn,
                     hand_move=self.hand_move, lean=self.lean, fell=self.fell)
-
-
-def toes(e, m) -> np.ndarray:
-    """(2, 3) m: each foot's toe, the end of its capsule farther from its ankle joint."""
-    w = e.physics
-    r = m.ragdoll
-    out = []
-    for b in (human.BONE_FOOT_L, human.BONE_FOOT_R):
-        s = int(r.bodies[b])
-        half = np.array([0.0, w.bf[s, L.B_DIMS + 1], 0.0])
-        pb = w.jf[int(r.joints[b]), L.J_PB:L.J_PB + 3]
-        end = half if np.linalg.norm(half - pb) >= np.linalg.norm(-half - pb) else -half
-        out.append(w.bf[s, L.B_POS:L.B_POS + 3] + qrot(w.bf[s, L.B_QUAT:L.B_QUAT + 4], end))
-    return np.array(out)
 
 
 def drawn_lows(bf, bodies, p, q) -> np.ndarray:

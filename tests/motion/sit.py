@@ -115,6 +115,23 @@ class Seat:
         return float((dist - r).min())
 
 
+def toes(e, m) -> np.ndarray:
+    """(2, 3) m: figure ``m``'s toes, each foot's capsule's end farther from its ankle joint (the
+    calf's end farther from its knee for a figure without feet)."""
+    w = e.physics
+    r = m.ragdoll
+    feet = (human.BONE_FOOT_L, human.BONE_FOOT_R) if r.bones > human.BONE_FOOT_R else (
+        human.BONE_CALF_L, human.BONE_CALF_R)
+    out = []
+    for b in feet:
+        s = int(r.bodies[b])
+        half = np.array([0.0, w.bf[s, L.B_DIMS + 1], 0.0])
+        pb = w.jf[int(r.joints[b]), L.J_PB:L.J_PB + 3]
+        end = half if np.linalg.norm(half - pb) >= np.linalg.norm(-half - pb) else -half
+        out.append(w.bf[s, L.B_POS:L.B_POS + 3] + _rot(w.bf[s, L.B_QUAT:L.B_QUAT + 4], end))
+    return np.array(out)
+
+
 class One:
     """One figure's run and measures."""
 
@@ -147,20 +164,8 @@ class One:
         self.prev_drawn = None
 
     def toes(self) -> np.ndarray:
-        """(2, 3) m: each foot's toe: its capsule's end farther from its ankle joint (the calf's
-        end farther from its knee for a figure without feet)."""
-        w = self.e.physics
-        r = self.m.ragdoll
-        feet = (human.BONE_FOOT_L, human.BONE_FOOT_R) if r.bones > human.BONE_FOOT_R else (
-            human.BONE_CALF_L, human.BONE_CALF_R)
-        out = []
-        for b in feet:
-            s = int(r.bodies[b])
-            half = np.array([0.0, w.bf[s, L.B_DIMS + 1], 0.0])
-            pb = w.jf[int(r.joints[b]), L.J_PB:L.J_PB + 3]
-            end = half if np.linalg.norm(half - pb) >= np.linalg.norm(-half - pb) else -half
-            out.append(w.bf[s, L.B_POS:L.B_POS + 3] + _rot(w.bf[s, L.B_QUAT:L.B_QUAT + 4], end))
-        return np.array(out)
+        """(2, 3) m: each foot's toe (``toes``)."""
+        return toes(self.e, self.m)
 
     def step(self, k: int) -> None:
         m = self.m
