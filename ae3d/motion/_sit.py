@@ -905,7 +905,8 @@ ON_FEET_AFTER = 4.0  # s: a knocked sitter still on its feet this long after the
 #                      it is (_get_up._start_on_feet): jammed upright between its log and a table
 #                      0.1 m before it, the box man swayed there, leaning up to 0.56 rad, for 11 s
 #                      and fell over, never still; slumped on its log where the re-seat's plan
-#                      found no height to rest at, two box men sat so for good (session 17)
+#                      found no height to rest at, two box men sat so for good (session 17).
+#                      Slumped SLUMPED_SAT s counts as slow: rocking on its log it never was
 
 
 def knocked(m: Motion) -> None:
@@ -986,7 +987,8 @@ def _reseat_knocked(s: Any) -> None:
         watch[1] -= dt
         watch[3] += dt
         if (watch[3] >= ON_FEET_AFTER - 1e-9 and lean < SLUMPED and int(s.fi[f, F_MODE]) == POWERED
-                and not G.down(m) and _on_its_feet(m) and _slow(m)):
+                and not G.down(m) and _on_its_feet(m)
+                and (_slow(m) or watch[2] >= SLUMPED_SAT - 1e-9)):
             # sat again where a seat takes it, else stood where it is
             got = None
             rest = _on_a_seat(m)
