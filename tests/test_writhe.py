@@ -30,8 +30,8 @@ Mixamo men (a rig's misses in ``SWEEP_MISSES``, measured): all land;
 in every one a leg swings at least 0.30 rad (the hip, or face down the knee), the pelvis drifts
 no more than 10 cm, writhing stops on time; held so at 425 N·s too (64 ways, both rigs), and
 face down at 400 N·s; and at half-step ways (2 pi (k + 0.5) / 64) at 410 and 460 N·s (box man)
-and 410, 430, 440, 460 and 490 (Mixamo), where the pelvis also stays under 0.5 m once writhing is over (it stays down
-until it is got up). Two box men that sit back on their hands
+and 410, 430, 440, 460 and 490 (Mixamo), where the pelvis also stays under 0.5 m once writhing
+is over (it stays down until it is got up). Two box men that sit back on their hands
 (118.125 degrees at 500 N·s, 215 at 515) writhe on their backs and stop on time.
 """
 

@@ -228,10 +228,10 @@ _SLUMP = 0.8
 # (the legs swung forward along the ground), slowly, under roll_speed: the Mixamo man from 87
 # and 273 degrees at 440 N·s (half-step ways) rolled from its side onto its back from 1.5 s on,
 # its pelvis 21.0 cm along, and from 261 at 460 11.8 cm (now 8.1, 8.1, 3.8). Halved at once past
-# 0.3 a Mixamo man's legs swung only 0.26 rad (270 degrees at 425 N·s); eased over 0.8 two still
-# went 11-12 cm; only in the fade, none changed (the roll starts in the first half). The box man from
-# 222 degrees at 490 N·s (half-step), rolling onto its back about 1.5 s in, rolls more slowly
-# so and more of it is counted: 7.3 -> 14.1 cm (off the tests' sweeps)
+# 0.3 a Mixamo man's legs swung only 0.26 rad (270 degrees at 425 N·s); eased over 0.8 two
+# still went 11-12 cm; only in the fade, none changed (the roll starts in the first half). The
+# box man from 222 degrees at 490 N·s (half-step), rolling onto its back about 1.5 s in, rolls
+# more slowly so and more of it is counted: 7.3 -> 14.1 cm (off the tests' sweeps)
 _BACK_ROLL_LO = 0.3
 _BACK_ROLL_BAND = 0.4
 _BACK_ROLL_HIP = 0.5
