@@ -221,6 +221,20 @@ _SPINE_HI = 0.2
 _SLUMP_SHARE = 0.0
 _FLAT_SHARE = 0.3
 _SLUMP = 0.8
+# 1/s and share: on its side (not face down, the pelvis's front not up past on_back), while its
+# front rises (the figure rolling onto its back) faster than _BACK_ROLL_LO, eased in over
+# _BACK_ROLL_BAND more, the hips draw up only (1 - _BACK_ROLL_HIP) of their bend. A side-lier
+# half on its back (the front 0.3-0.7 up) rolled on over its back a little more at each draw-up
+# (the legs swung forward along the ground), slowly, under roll_speed: the Mixamo man from 87
+# and 273 degrees at 440 N·s (half-step ways) rolled from its side onto its back from 1.5 s on,
+# its pelvis 21.0 cm along, and from 261 at 460 11.8 cm (now 8.1, 8.1, 3.8). Halved at once past
+# 0.3 a Mixamo man's legs swung only 0.26 rad (270 degrees at 425 N·s); eased over 0.8 two
+# still went 11-12 cm; only in the fade, none changed (the roll starts in the first half). The
+# box man from 222 degrees at 490 N·s (half-step), rolling onto its back about 1.5 s in, rolls
+# more slowly so and more of it is counted: 7.3 -> 14.1 cm (off the tests' sweeps)
+_BACK_ROLL_LO = 0.3
+_BACK_ROLL_BAND = 0.4
+_BACK_ROLL_HIP = 0.5
 _LEGS = ((human.BONE_THIGH_L, human.BONE_CALF_L),
          (human.BONE_THIGH_R, human.BONE_CALF_R))
 
@@ -592,9 +606,15 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
     # on its back now (the pelvis's front up): an arm behind goes out and the spine lies down
     # only so; on its side they pushed off the ground and rolled it onto its back, 0.2 m along
     pel = pbi[f, _PELVIS, PB_BODY]
-    up_y = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2], bf[pel, B_QUAT + 3],
-                fwd_local[0], fwd_local[1], fwd_local[2])[1]
+    fpx, up_y, fpz = qrot(bf[pel, B_QUAT], bf[pel, B_QUAT + 1], bf[pel, B_QUAT + 2],
+                          bf[pel, B_QUAT + 3], fwd_local[0], fwd_local[1], fwd_local[2])
     on_back = up_y > prm[S_WR_ON_BACK]
+    # on its side and rolling onto its back (the pelvis's front rising, 1/s): the hips draw up
+    # less (_BACK_ROLL_*)
+    rising = 0.0
+    if not face and not on_back:
+        rise = bf[pel, B_W + 2] * fpx - bf[pel, B_W] * fpz
+        rising = min(1.0, max(0.0, (rise - _BACK_ROLL_LO) / _BACK_ROLL_BAND))
     # every joint first on rest_share, toward the standing pose (or the shape held, the
     # landing's); the limbs that writhe are driven below
     to_rest = prm[S_WR_REST_POSE] >= 0.5
@@ -630,7 +650,7 @@ def writhe_pre(f, dt, nb, powered, ff, fi, pbf, pbi, prm, up_local, fwd_local, b
         ca = _LEGS[leg][1]
         if ca >= nb or _weak(f, th, ca, ff, pbf, fi):
             continue
-        x, y, z, w = _turned(pbf, f, th, kx, ky, kz, hip)
+        x, y, z, w = _turned(pbf, f, th, kx, ky, kz, hip * (1.0 - _BACK_ROLL_HIP * rising))
         _drive(f, th, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, th, ff, pbf) * gm)
         x, y, z, w = _hinged(pbf, f, ca, jf, pbi[f, ca, PB_JOINT], knee)
         _drive(f, ca, pbf, pbi, jf, ji, x, y, z, w, _muscle(f, ca, ff, pbf) * gm)
