@@ -231,6 +231,32 @@ def make_soft(hertz, zeta, h):
 
 
 # ------------------------------------------------------------------------------ numpy, for Python
+
+
+@njit(cache=True, _nrt=False)
+def mat9_quat(m00, m01, m02, m10, m11, m12, m20, m21, m22):
+    """A rotation matrix's unit quaternion (x, y, z, w), w >= 0, from its nine entries (row-major).
+    Not inlined: the dressing's and the eating's kernels call it as they did from its old home
+    (physics/_kernels_dress.py), the same bits."""
+    tr = m00 + m11 + m22
+    if tr > 0.0:
+        k = math.sqrt(tr + 1.0) * 2.0
+        x, y, z, w = (m21 - m12) / k, (m02 - m20) / k, (m10 - m01) / k, 0.25 * k
+    elif m00 > m11 and m00 > m22:
+        k = math.sqrt(1.0 + m00 - m11 - m22) * 2.0
+        x, y, z, w = 0.25 * k, (m01 + m10) / k, (m02 + m20) / k, (m21 - m12) / k
+    elif m11 > m22:
+        k = math.sqrt(1.0 + m11 - m00 - m22) * 2.0
+        x, y, z, w = (m01 + m10) / k, 0.25 * k, (m12 + m21) / k, (m02 - m20) / k
+    else:
+        k = math.sqrt(1.0 + m22 - m00 - m11) * 2.0
+        x, y, z, w = (m02 + m20) / k, (m12 + m21) / k, 0.25 * k, (m10 - m01) / k
+    n = math.sqrt(x * x + y * y + z * z + w * w)
+    if w < 0.0:
+        n = -n
+    return x / n, y / n, z / n, w / n
+
+
 def quat_mul(a, b) -> np.ndarray:
     """(4,) the Hamilton product a*b of two quaternions (sequences of 4)."""
     return np.array(qmul.py_func(a, b))

@@ -50,7 +50,6 @@ from ae3d import _math as M
 from ae3d import _validate as V
 from ae3d import human
 from ae3d.physics import _layout as PL
-from ae3d.physics._kernels_dress import _mat_quat
 from ae3d.physics._world import shape_mass
 
 from . import _keyed as K
@@ -236,7 +235,7 @@ def _frame_turn(a, b, c, d):
     r0 = M.madd(M.madd(M.scale(b1, a1[0]), b2, a2[0]), b3, a3[0])    # row i: sum_k a_k[i] b_k
     r1 = M.madd(M.madd(M.scale(b1, a1[1]), b2, a2[1]), b3, a3[1])
     r2 = M.madd(M.madd(M.scale(b1, a1[2]), b2, a2[2]), b3, a3[2])
-    return _mat_quat(r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], r2[0], r2[1], r2[2])
+    return M.mat9_quat(r0[0], r0[1], r0[2], r1[0], r1[1], r1[2], r2[0], r2[1], r2[2])
 
 
 @njit(cache=True, inline="always")

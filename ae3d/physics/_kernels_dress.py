@@ -27,36 +27,14 @@ def _qmul(ax, ay, az, aw, bx, by, bz, bw):
 
 
 @njit(cache=True, _nrt=False)
-def _mat_quat(m00, m01, m02, m10, m11, m12, m20, m21, m22):
-    """A rotation matrix's unit quaternion (x, y, z, w), w >= 0."""
-    tr = m00 + m11 + m22
-    if tr > 0.0:
-        k = math.sqrt(tr + 1.0) * 2.0
-        x, y, z, w = (m21 - m12) / k, (m02 - m20) / k, (m10 - m01) / k, 0.25 * k
-    elif m00 > m11 and m00 > m22:
-        k = math.sqrt(1.0 + m00 - m11 - m22) * 2.0
-        x, y, z, w = 0.25 * k, (m01 + m10) / k, (m02 + m20) / k, (m21 - m12) / k
-    elif m11 > m22:
-        k = math.sqrt(1.0 + m11 - m00 - m22) * 2.0
-        x, y, z, w = (m01 + m10) / k, 0.25 * k, (m12 + m21) / k, (m02 - m20) / k
-    else:
-        k = math.sqrt(1.0 + m22 - m00 - m11) * 2.0
-        x, y, z, w = (m02 + m20) / k, (m12 + m21) / k, 0.25 * k, (m10 - m01) / k
-    n = math.sqrt(x * x + y * y + z * z + w * w)
-    if w < 0.0:
-        n = -n
-    return x / n, y / n, z / n, w / n
-
-
-@njit(cache=True, _nrt=False)
 def _rot_of(m):
     """The rotation (quaternion) of a 4x4 matrix's upper 3x3, its columns normalised."""
     c0 = math.sqrt(m[0, 0] ** 2 + m[1, 0] ** 2 + m[2, 0] ** 2)
     c1 = math.sqrt(m[0, 1] ** 2 + m[1, 1] ** 2 + m[2, 1] ** 2)
     c2 = math.sqrt(m[0, 2] ** 2 + m[1, 2] ** 2 + m[2, 2] ** 2)
-    return _mat_quat(m[0, 0] / c0, m[0, 1] / c1, m[0, 2] / c2,
-                     m[1, 0] / c0, m[1, 1] / c1, m[1, 2] / c2,
-                     m[2, 0] / c0, m[2, 1] / c1, m[2, 2] / c2)
+    return M.mat9_quat(m[0, 0] / c0, m[0, 1] / c1, m[0, 2] / c2,
+                       m[1, 0] / c0, m[1, 1] / c1, m[1, 2] / c2,
+                       m[2, 0] / c0, m[2, 1] / c1, m[2, 2] / c2)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -12,6 +12,7 @@ from ae3d._math import (  # noqa: F401
     m9,
     madd,
     make_soft,
+    mat9_quat,
     mvmul,
     normalize,
     perp_basis,
