@@ -45,6 +45,7 @@ from ae3d import engine, human, motion, physics
 from ae3d.motion import _get_up as G
 from ae3d.motion import _layout as ML
 from ae3d.motion._modes import anim_world
+from ae3d.physics import _kernels_joints as KJ
 from ae3d.physics import _layout as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -198,6 +199,9 @@ class Figure:
                     lean=pelvis_lean(self.e, m))
 
 
+GAP_AFTER = 0.1     # s after the blow the joints' gaps are held from (the blow's own step aside)
+
+
 def _table(e, near: np.ndarray, fwd: np.ndarray, top: float = 2.0 * TABLE[1]) -> None:
     """A static ``TABLE`` (its top ``top`` m up) whose near face's middle is at ``near`` (on the
     ground), its depth along ``fwd`` (the trials face +Z)."""
@@ -214,7 +218,9 @@ def _blow(J: float, turn: float) -> np.ndarray:
 
 def run(path: str, trials, seconds: float = WATCH) -> dict:
     """Every trial ((kind, gap m, J N·s, turn deg) each) for rig ``path`` in one engine, watched
-    ``seconds`` after the blow. Returns dict(rows=[Figure.row()], digest)."""
+    ``seconds`` after the blow. Returns dict(rows=[Figure.row()], digest, gap_late: the widest
+    joint gap from ``GAP_AFTER`` s after the blow (m), deepest: the deepest any body goes under
+    the ground all along (m), bad: any body's pose or velocity not finite)."""
     e = engine.Engine()
     physics.set_ankles(e, True)
     physics.ground(e)
@@ -257,12 +263,20 @@ def run(path: str, trials, seconds: float = WATCH) -> dict:
         motion.hit(f.m, b, p, _blow(f.J, f.turn))
         f.knocked = motion.mode(f.m) == motion.POWERED
         f.prev = motion.drawn_pose(f.m)
-    for _ in range(round(seconds / DT)):
+    watch = B.Watch(e, [f.m.ragdoll for f in figs])
+    gap_late, deepest, bad = 0.0, 0.0, False
+    for i in range(round(seconds / DT)):
         e.frame(DT)
         k += 1
         for f in figs:
             f.step(k)
-    out = dict(rows=[f.row() for f in figs], digest=world_digest(e))
+        out = watch()
+        if (i + 1) * DT >= GAP_AFTER - 1e-9:
+            gap_late = max(gap_late, float(out[:, KJ.FW_GAP].max()))
+        deepest = max(deepest, float(out[:, KJ.FW_DEPTH].max()))
+        bad |= bool(out[:, KJ.FW_BAD].any())
+    out = dict(rows=[f.row() for f in figs], digest=world_digest(e), gap_late=gap_late,
+               deepest=deepest, bad=bad)
     e.close()
     return out
 
