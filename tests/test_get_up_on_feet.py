@@ -69,13 +69,18 @@ XFAILS = {
                          "12.71 cm (sat at 0.1 m, 350 N·s straight, 7.45 s after the blow, no way "
                          "up begun: wedged upright between the log and a table 0.1 m before it); "
                          "5-6 cm in four more, 0.9-1.7 s after the blow as they fell into the "
-                         "gap, before any way; no body non-finite. The physics: two static boxes "
-                         "closer than a foot squeeze the legs apart; found by this sweep, not "
-                         "made by the way on its feet",
+                         "gap, before any way; the deepest body 57.5 mm into the ground (0.62 s "
+                         "after the blow, falling into a 0.15 m gap; 55 mm in two more, 0.2-0.7 "
+                         "s); no body non-finite. The physics: two static boxes closer than a "
+                         "foot squeeze the falling legs apart and into the ground; found by this "
+                         "sweep, not made by the way on its feet",
     ("torn", "Mixamo man"): "measured (session 17): widest joint gap from 0.1 s after the blow "
                             "5.18 cm (sat at 0.15 m, 550 N·s turned 30 deg, 2.35 s after the "
                             "blow, falling into the gap, before any way); 3.88 cm in one way on "
-                            "its feet (0.15 m, 900 N·s, -30 deg); no body non-finite",
+                            "its feet (0.15 m, 900 N·s, -30 deg); the deepest body 77.8 mm into "
+                            "the ground (0.15 m, 550 N·s, -30 deg, 0.88 s after the blow, falling "
+                            "into the gap, no way begun; 67-68 mm in two more, 0.65-1.02 s); no "
+                            "body non-finite",
     ("end", "box man"): "measured: 2 of 30 not at rest at the end: one slumped on the log (lean "
                         "0.23 rad, 0.1 m, 350 N·s straight), no way begun; one stood on its feet "
                         "(0.1 m, 900 N·s) and fell again in the gap",
@@ -235,8 +240,8 @@ def test_twice_the_same_bits(direct):
 @pytest.mark.parametrize("rig", _rigs("torn"))
 def test_no_joint_torn_no_nan(rig):
     """The whole sweep, every figure all along: no joint gap over 2 cm from 0.1 s after the blow,
-    no body's pose or velocity not finite (the bodies' depth is the ways' test above)."""
+    no body more than 3 cm into the ground, no body's pose or velocity not finite."""
     out = swept(rig)
     print(f"{rig}: widest joint gap from 0.1 s {100 * out['gap_late']:.2f} cm, deepest body "
           f"{1000 * out['deepest']:.1f} mm, non-finite {out['bad']}")
-    assert out["gap_late"] <= GAP and not out["bad"]
+    assert out["gap_late"] <= GAP and out["deepest"] <= DEPTH and not out["bad"]

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -886,8 +887,17 @@ def after_step(s: Any) -> None:
 
 
 # ------------------------------------------------------------------------------ knocked, still sat
-# sitters knocked off their way (_hits.knock_off) -> [s upright, s to the next look, s slumped,
-# s since the blow], until they sit again or are down on the ground
+@dataclass
+class _Watched:
+    """A sitter knocked off its way (_hits.knock_off), watched until it sits again, stands or is
+    down on the ground. Seconds each."""
+
+    upright: float = 0.0    # leaning under the fall's lean, on end
+    look: float = 0.0       # to its next look for a seat
+    slumped: float = 0.0    # leaning under SLUMPED, on end
+    since: float = 0.0      # since the blow
+
+
 _KNOCKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 SEAT_REST = 0.25    # m: the hips' middle this near the seat's surface under it rests on it
 SEAT_LOOK = (0.0, 0.1, -0.1, 0.2)   # m: where under the hips a seat is looked for: their middle,
@@ -907,12 +917,23 @@ ON_FEET_AFTER = 4.0  # s: a knocked sitter still on its feet this long after the
 #                      and fell over, never still; slumped on its log where the re-seat's plan
 #                      found no height to rest at, two box men sat so for good (session 17).
 #                      Slumped SLUMPED_SAT s counts as slow: rocking on its log it never was
+FEET_DOWN = 0.15    # m: ankles this near the ground are on it (the box man's stand 0.08 over it)
+SLOW = 0.3          # m/s: the pelvis and chest slower than this, and the pelvis turning slower
+SLOW_TURN = 1.0     # rad/s than this, a knocked sitter is stood (begun mid-tumble, the box man's
+#                     bodies turned 35 degrees in the way's first step)
 
 
 def knocked(m: Motion) -> None:
     """``_hits.knock_off``, before the way ends: a sitter is watched till it comes to rest."""
     if sitting(m):
-        _KNOCKED[m] = [0.0, 0.0, 0.0, 0.0]
+        _KNOCKED[m] = _Watched()
+
+
+def _feet_and_ground(m: Motion, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, float]:
+    """Figure ``m``'s ankles' middle in bodies ``P``, ``Q`` (m) and the ground under it (m, looked
+    for from 0.3 m over it)."""
+    sole = K.sole_point(m.ragdoll, P, Q)
+    return sole, K.ground_under(m.engine, float(sole[0]), float(sole[2]), float(sole[1]) + 0.3)
 
 
 def _on_a_seat(m: Motion) -> tuple[np.ndarray, float] | None:
@@ -923,9 +944,8 @@ def _on_a_seat(m: Motion) -> tuple[np.ndarray, float] | None:
     from ._act import hips_point
     P, Q = G._bodies(m)
     hp = hips_point(m.ragdoll, P, Q)
-    sole = K.sole_point(m.ragdoll, P, Q)
+    _, ground = _feet_and_ground(m, P, Q)
     e = m.engine
-    ground = K.ground_under(e, float(sole[0]), float(sole[2]), float(sole[1]) + 0.3)
     fwd = K._qr(Q[0], np.array(_P.BONE_FORWARD_LOCAL[0], dtype=np.float64))
     yaw = math.atan2(float(fwd[0]), float(fwd[2]))
     fwd[1] = 0.0
@@ -940,16 +960,20 @@ def _on_a_seat(m: Motion) -> tuple[np.ndarray, float] | None:
 
 def _on_its_feet(m: Motion) -> bool:
     """Figure ``m``'s ankles are within FEET_DOWN of the ground under them."""
-    P, Q = G._bodies(m)
-    sole = K.sole_point(m.ragdoll, P, Q)
-    ground = K.ground_under(m.engine, float(sole[0]), float(sole[2]), float(sole[1]) + 0.3)
+    sole, ground = _feet_and_ground(m, *G._bodies(m))
     return float(sole[1]) - ground < FEET_DOWN
 
 
-FEET_DOWN = 0.15    # m: ankles this near the ground are on it (the box man's stand 0.08 over it)
-SLOW = 0.3          # m/s: the pelvis and chest slower than this, and the pelvis turning slower
-SLOW_TURN = 1.0     # rad/s than this, a knocked sitter is stood (begun mid-tumble, the box man's
-#                     bodies turned 35 degrees in the way's first step)
+def _sit_again_plan(m: Motion) -> dict | None:
+    """The plan to sit knocked sitter ``m`` again on the seat it rests on (``_plan_sit``), or None:
+    on no seat, or none it can sit on from where its feet stand."""
+    rest = _on_a_seat(m)
+    if rest is None:
+        return None
+    try:
+        return _plan_sit(m, *rest, again=True)
+    except ValueError:
+        return None
 
 
 def _slow(m: Motion) -> bool:
@@ -982,43 +1006,32 @@ def _reseat_knocked(s: Any) -> None:
         dt = float(m.engine.fixed_dt)
         lying = int(s.fi[f, F_LYING]) != 0
         lean = float(s.ff[f, F_LEAN])
-        watch[0] = watch[0] + dt if lean < float(s.prm[S_FALL_LEAN]) else 0.0
-        watch[2] = watch[2] + dt if lean < SLUMPED else 0.0
-        watch[1] -= dt
-        watch[3] += dt
-        if (watch[3] >= ON_FEET_AFTER - 1e-9 and lean < SLUMPED and int(s.fi[f, F_MODE]) == POWERED
-                and not G.down(m) and _on_its_feet(m)
-                and (_slow(m) or watch[2] >= SLUMPED_SAT - 1e-9)):
+        watch.upright = watch.upright + dt if lean < float(s.prm[S_FALL_LEAN]) else 0.0
+        watch.slumped = watch.slumped + dt if lean < SLUMPED else 0.0
+        watch.look -= dt
+        watch.since += dt
+        slumped = watch.slumped >= SLUMPED_SAT - 1e-9
+        if (watch.since >= ON_FEET_AFTER - 1e-9 and lean < SLUMPED
+                and int(s.fi[f, F_MODE]) == POWERED and not G.down(m) and _on_its_feet(m)
+                and (_slow(m) or slumped)):
             # sat again where a seat takes it, else stood where it is
-            got = None
-            rest = _on_a_seat(m)
-            if rest is not None:
-                try:
-                    got = _plan_sit(m, *rest, again=True)
-                except ValueError:
-                    got = None
+            got = _sit_again_plan(m)
             del _KNOCKED[m]
             if got is not None:
                 _start_sit(m, got)
             else:
                 G._start_on_feet(m)
             continue
-        if not (lying or watch[0] >= UPRIGHT_SAT - 1e-9 or watch[2] >= SLUMPED_SAT - 1e-9) \
-                or watch[1] > 0.0:
+        if not (lying or watch.upright >= UPRIGHT_SAT - 1e-9 or slumped) or watch.look > 0.0:
             continue
         if lying and G.down(m):
             del _KNOCKED[m]         # on the ground: it lies and gets up
             continue
-        watch[1] = LOOK_EVERY
-        rest = _on_a_seat(m)
-        if rest is None:
-            continue
-        try:
-            got = _plan_sit(m, *rest, again=True)
-        except ValueError:
-            continue
-        del _KNOCKED[m]
-        _start_sit(m, got)
+        watch.look = LOOK_EVERY
+        got = _sit_again_plan(m)
+        if got is not None:
+            del _KNOCKED[m]
+            _start_sit(m, got)
 
 
 __all__ = ["WAY_SIT", "WAY_STAND_UP", "sit", "sit_spot", "sitting", "seated", "stand_up",
